@@ -1,0 +1,70 @@
+"""The causal graph of an executed trace (SPEC sections 3 and 7).
+
+Nodes are step indices plus ``INIT``; there is one edge per causal link
+(achiever -> consumer, one per precondition fact). The achiever of a fact for
+step k is the last earlier step whose add list holds it (even if it already
+held: that is the STRIPS add list, which the SPEC names), else ``INIT``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable
+
+import networkx as nx
+
+from .task import Fact, format_fact
+from .trace import Run
+
+INIT = "init"
+
+
+def build_graph(run: Run, objects_of: Callable[[Fact], tuple[str, ...]]) -> nx.MultiDiGraph:
+    """One node per step (index, t, agent, action, kind) plus ``INIT``; one edge per causal link.
+
+    ``objects_of`` gives a fact's objects (SPEC section 4) for the edge attribute.
+    The goal facts that hold at the end are recorded as ``graph.graph["goal"]``
+    mapping each fact to its last achiever.
+    """
+    graph = nx.MultiDiGraph()
+    graph.add_node(INIT, index=-1, t=-1, agent=None, action="init", kind="init")
+    last_adder: dict[Fact, int | str] = {}
+    nodes, edges = [], []
+    for step in run.trace.steps:
+        action = step.action
+        k = step.index
+        nodes.append(
+            (k, {"index": k, "t": step.t, "agent": action.actor, "action": str(action),
+                 "kind": "agent" if action.actor else "environment"})
+        )
+        for fact in action.pre:
+            text = format_fact(fact)
+            edges.append((last_adder.get(fact, INIT), k, text, {"fact": fact, "objects": objects_of(fact)}))
+        for fact in action.add:
+            last_adder[fact] = k
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
+    graph.graph["goal"] = {fact: last_adder.get(fact, INIT) for fact in sorted(run.goal_achieved)}
+    return graph
+
+
+def relevant_steps(graph: nx.MultiDiGraph) -> dict[int, Fact]:
+    """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
+
+    A step is relevant when it last achieved a goal fact, or has a causal link
+    to a relevant step (SPEC section 3): a backward search from the achievers.
+    """
+    reason: dict[int, Fact] = {}
+    queue: deque[int] = deque()
+    for fact, achiever in graph.graph["goal"].items():
+        if achiever != INIT and achiever not in reason:
+            reason[achiever] = fact
+            queue.append(achiever)
+    pred = graph.pred
+    while queue:
+        node = queue.popleft()
+        for earlier in pred[node]:
+            if earlier != INIT and earlier not in reason:
+                reason[earlier] = reason[node]
+                queue.append(earlier)
+    return reason

@@ -1,0 +1,70 @@
+"""``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json]``
+
+Analyse one or more traces against a PDDL domain in one process. Exit status:
+0 all analysed, 1 some trace failed (the others are still reported), 2 a bad
+domain or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .domain import load_domain, load_problem
+from .errors import StripsIntError
+from .report import analyze, format_text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m strips_int.check",
+        description="Find who helped whom in recorded multi-agent traces (interdependences, "
+        "their categories, triggers).",
+    )
+    parser.add_argument("domain", type=Path, help="PDDL domain file")
+    parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE", help="strips-int-trace/1 JSON files")
+    parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
+    for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
+        parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        domain = load_domain(args.domain)
+        domain = domain.with_pragmas(
+            {
+                "navigation-actions": args.navigation_actions,
+                "position-predicates": args.position_predicates,
+                "ignore-predicates": args.ignore_predicates,
+            }
+        )
+        problem = load_problem(domain, args.problem) if args.problem else None
+    except StripsIntError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for index, path in enumerate(args.traces):
+        try:
+            report = analyze(domain, path, problem)
+        except StripsIntError as exc:
+            failed += 1
+            if args.json:
+                print(json.dumps({"source": str(path), "error": str(exc)}), flush=True)
+            else:
+                print(f"error: {exc}", file=sys.stderr, flush=True)
+            continue
+        if args.json:
+            print(json.dumps(report.to_dict()), flush=True)
+        else:
+            print(("\n" if index else "") + format_text(report), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Interdependences (SPEC section 4) and their classification (section 5).
+
+Choices where the SPEC is silent: a causal link on an ignored predicate takes
+no part in any chain (neither the last link nor one through an environment
+step), since the pragma says such facts never link two agents.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Mapping
+
+import networkx as nx
+
+from .causal import INIT
+from .task import Fact, format_fact
+from .trace import Run
+
+CONSTRUCTIVE, LOOPING, IRRELEVANT = "constructive", "looping", "irrelevant"
+CATEGORIES = (CONSTRUCTIVE, LOOPING, IRRELEVANT)
+
+
+@dataclass(frozen=True)
+class Interdependence:
+    """Giver step -> receiver step (by index), the facts the receiver needed, their objects."""
+
+    giver: int
+    receiver: int
+    facts: tuple[Fact, ...]
+    objects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The category of one interdependence and why it got it."""
+
+    goal_reaching: bool
+    giver_loop: bool
+    receiver_loop: bool
+    category: str
+    why: str
+
+
+def fact_object(fact: Fact, agents: frozenset[str]) -> str:
+    """SPEC section 4: the first non-agent argument, else the agent, else the predicate."""
+    for arg in fact[1:]:
+        if arg not in agents:
+            return arg
+    return fact[1] if len(fact) > 1 else fact[0]
+
+
+def find_interdependences(
+    graph: nx.MultiDiGraph, agents: frozenset[str], ignored: frozenset[str]
+) -> list[Interdependence]:
+    """Agent-to-agent chains of causal links through environment steps only.
+
+    Each environment step remembers the agent steps that reach it through
+    environment steps alone; nodes are visited in trace order, so this is one
+    pass over the edges.
+    """
+    nodes = graph.nodes
+    reaching: dict[int, frozenset[int]] = {}
+    linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
+    for node in sorted(n for n in nodes if n != INIT):
+        receiver_agent = nodes[node]["agent"]
+        sources: set[int] = set()
+        for earlier, links in graph.pred[node].items():
+            if earlier == INIT:
+                continue
+            facts = [data["fact"] for data in links.values() if data["fact"][0] not in ignored]
+            if not facts:
+                continue
+            givers = (earlier,) if nodes[earlier]["agent"] else reaching.get(earlier, ())
+            if receiver_agent is None:
+                sources.update(givers)
+                continue
+            for giver in givers:
+                if nodes[giver]["agent"] != receiver_agent:
+                    linked[giver, node].update(facts)
+        if receiver_agent is None:
+            reaching[node] = frozenset(sources)
+    return [
+        Interdependence(
+            giver=giver,
+            receiver=receiver,
+            facts=tuple(sorted(facts)),
+            objects=tuple(sorted({fact_object(f, agents) for f in facts})),
+        )
+        for (giver, receiver), facts in sorted(linked.items(), key=lambda item: (item[0][1], item[0][0]))
+    ]
+
+
+def object_states_before(
+    run: Run,
+    wanted: Mapping[int, set[str]],
+    agents: frozenset[str],
+    position_predicates: frozenset[str],
+) -> dict[tuple[int, str], frozenset[Fact]]:
+    """The state (SPEC section 5) of each wanted object just before each wanted step.
+
+    An object's state is the facts that mention it, less facts that mention an
+    agent and facts of position predicates. One replay of the trace, tracking
+    only the wanted objects.
+    """
+    tracked = set().union(*wanted.values()) if wanted else set()
+
+    def state_fact(fact: Fact) -> bool:
+        return fact[0] not in position_predicates and agents.isdisjoint(fact[1:])
+
+    current: dict[str, set[Fact]] = {o: set() for o in tracked}
+    for fact in run.trace.problem.init:
+        if state_fact(fact):
+            for arg in tracked.intersection(fact[1:]):
+                current[arg].add(fact)
+    found = {}
+    for step in run.trace.steps:
+        for obj in wanted.get(step.index, ()):
+            found[step.index, obj] = frozenset(current[obj])
+        for fact in step.action.delete:
+            if state_fact(fact):
+                for arg in tracked.intersection(fact[1:]):
+                    current[arg].discard(fact)
+        for fact in step.action.add:
+            if state_fact(fact):
+                for arg in tracked.intersection(fact[1:]):
+                    current[arg].add(fact)
+    return found
+
+
+def classify(
+    interdependences: list[Interdependence],
+    graph: nx.MultiDiGraph,
+    run: Run,
+    relevant: Mapping[int, Fact],
+    agents: frozenset[str],
+    position_predicates: frozenset[str],
+) -> list[Verdict]:
+    """Categorize each interdependence: looping, else irrelevant, else constructive.
+
+    Loops are found through, per (object, state), the latest receiver step of
+    each agent and the earliest receiver step given by each agent, so the whole
+    classification is linear in the number of interdependences.
+    """
+    nodes = graph.nodes
+    wanted: dict[int, set[str]] = defaultdict(set)
+    for inter in interdependences:
+        wanted[inter.receiver].update(inter.objects)
+    states = object_states_before(run, wanted, agents, position_predicates)
+
+    latest: dict[tuple, tuple[int, int]] = {}
+    earliest: dict[tuple, tuple[int, int]] = {}
+    for i, inter in enumerate(interdependences):
+        receiver_agent = nodes[inter.receiver]["agent"]
+        giver_agent = nodes[inter.giver]["agent"]
+        for obj in inter.objects:
+            sigma = states[inter.receiver, obj]
+            key = (obj, sigma, receiver_agent)
+            if key not in latest or latest[key][0] < inter.receiver:
+                latest[key] = (inter.receiver, i)
+            key = (obj, sigma, giver_agent)
+            if key not in earliest or earliest[key][0] > inter.receiver:
+                earliest[key] = (inter.receiver, i)
+
+    verdicts = []
+    for inter in interdependences:
+        giver_agent = nodes[inter.giver]["agent"]
+        receiver_agent = nodes[inter.receiver]["agent"]
+        reasons = []
+        giver_loop = receiver_loop = False
+        for obj in inter.objects:
+            sigma = states[inter.receiver, obj]
+            shown = "{" + ", ".join(format_fact(f) for f in sorted(sigma)) + "}"
+            later = latest.get((obj, sigma, giver_agent))
+            if later and later[0] > inter.receiver:
+                giver_loop = True
+                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {shown} at step {later[0]}")
+            before = earliest.get((obj, sigma, receiver_agent))
+            if before and before[0] < inter.receiver:
+                receiver_loop = True
+                reasons.append(
+                    f"receiver loop: {receiver_agent} had handed {obj} on in state {shown} (received at step {before[0]})"
+                )
+        goal_fact = relevant.get(inter.receiver)
+        goal_reaching = goal_fact is not None
+        if giver_loop or receiver_loop:
+            category, why = LOOPING, "; ".join(reasons)
+        elif not goal_reaching:
+            category, why = IRRELEVANT, f"step {inter.receiver} has no causal chain to an achieved goal fact"
+        else:
+            category = CONSTRUCTIVE
+            why = f"step {inter.receiver} leads to goal fact {format_fact(goal_fact)}; no loop"
+        verdicts.append(Verdict(goal_reaching, giver_loop, receiver_loop, category, why))
+    return verdicts

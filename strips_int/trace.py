@@ -1,0 +1,209 @@
+"""Traces (``strips-int-trace/1``): reading, grounding and executing them (SPEC sections 1-2).
+
+Every problem with a trace is an error naming the file, the step (index, ``t``,
+agent) and what is wrong; no step is ever skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .domain import Domain, load_problem, problem_from_dict
+from .errors import StripsIntError
+from .task import Fact, GroundAction, Problem, State, format_fact, parse_atom
+
+FORMAT = "strips-int-trace/1"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One executed action: its position, environment time and ground action."""
+
+    index: int
+    t: int
+    action: GroundAction
+
+    @property
+    def agent(self) -> str | None:
+        """The actor, or None for an environment step."""
+        return self.action.actor
+
+    def describe(self) -> str:
+        """``step 3 (t=4, agent nurse1)``, the way errors and reports name a step."""
+        who = f"agent {self.agent}" if self.agent else "environment"
+        return f"step {self.index} (t={self.t}, {who})"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A problem and the ground steps taken from its initial state."""
+
+    source: str
+    problem: Problem
+    steps: tuple[Step, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The outcome of executing a trace: final state and what each step newly made true."""
+
+    trace: Trace
+    final: State
+    new_facts: tuple[frozenset[Fact], ...]
+
+    @property
+    def goal_achieved(self) -> frozenset[Fact]:
+        """The goal facts that hold at the end (partial progress counts)."""
+        return self.trace.problem.goal & self.final
+
+
+def step_label(index: int, t: object, agent: str | None) -> str:
+    """How an error names a step before its action is known to be well-formed."""
+    return f"step {index} (t={t}, agent {agent})" if agent else f"step {index} (t={t})"
+
+
+class Grounder:
+    """Turns action text into ground actions of one problem, checking every argument.
+
+    Ground actions are cached by name and arguments: games repeat the same moves.
+    """
+
+    def __init__(self, domain: Domain, problem: Problem, source: str) -> None:
+        self.domain = domain
+        self.problem = problem
+        self.source = source
+        self._cache: dict[Fact, GroundAction] = {}
+
+    def ground(self, atom: Fact, where: str) -> GroundAction:
+        """The ground action for ``(name arg ...)``; raises naming ``where`` if it is malformed."""
+        cached = self._cache.get(atom)
+        if cached is not None:
+            return cached
+        name, args = atom[0], atom[1:]
+        schema = self.domain.schemas.get(name)
+        if schema is None:
+            raise StripsIntError(self.source, where, f"unknown action {name!r} in {format_fact(atom)}")
+        if len(args) != len(schema.params):
+            raise StripsIntError(
+                self.source, where, f"{format_fact(atom)} has {len(args)} arguments, {name} takes {len(schema.params)}"
+            )
+        objects = self.problem.objects
+        for arg, param, allowed in zip(args, schema.params, schema.param_types):
+            if arg not in objects:
+                raise StripsIntError(self.source, where, f"unknown object {arg!r} in {format_fact(atom)}")
+            if not self.domain.fits(objects[arg], allowed):
+                raise StripsIntError(
+                    self.source,
+                    where,
+                    f"{arg} is a {objects[arg]}, but ?{param} of {name} must be a {'/'.join(sorted(allowed))}",
+                )
+        failed = schema.failed_equalities(args)
+        if failed:
+            raise StripsIntError(
+                self.source, where, f"{format_fact(atom)} is not applicable: failed {', '.join(failed)}"
+            )
+        action = schema.ground(args)
+        self._cache[atom] = action
+        return action
+
+
+def load_trace(path: str | Path, domain: Domain, problem: Problem | str | Path | None = None) -> Trace:
+    """Read a trace file; ``problem`` (a Problem or a path) overrides the trace's own."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StripsIntError(source, None, f"cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+    return trace_from_dict(data, domain, source, problem, base=Path(path).parent)
+
+
+def trace_from_dict(
+    data: Any,
+    domain: Domain,
+    source: str,
+    problem: Problem | str | Path | None = None,
+    base: Path = Path("."),
+) -> Trace:
+    """Build a trace from its parsed JSON (see :func:`load_trace`)."""
+    if not isinstance(data, dict):
+        raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\"")
+    if data.get("format") != FORMAT:
+        raise StripsIntError(source, "format", f"expected \"{FORMAT}\", found {data.get('format')!r}")
+    if data.get("domain") is not None and str(data["domain"]).lower() != domain.name:
+        raise StripsIntError(source, "domain", f"trace is for domain {data['domain']!r}, not {domain.name!r}")
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise StripsIntError(source, "meta", "must be a JSON object")
+    problem = _resolve_problem(domain, data.get("problem") if problem is None else problem, source, base)
+    raw_steps = data.get("steps")
+    if not isinstance(raw_steps, list):
+        raise StripsIntError(source, "steps", "must be a list of {\"t\", \"agent\", \"action\"}")
+    return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta)
+
+
+def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Problem:
+    if isinstance(spec, Problem):
+        return spec
+    if isinstance(spec, (str, Path)):
+        path = Path(spec)
+        return load_problem(domain, path if path.is_absolute() or isinstance(spec, Path) else base / path)
+    if isinstance(spec, dict):
+        return problem_from_dict(domain, spec, source)
+    raise StripsIntError(source, "problem", "no problem: give a path, an inline object, or --problem")
+
+
+def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
+    """Ground the JSON steps, checking time order, agents, objects and arities."""
+    grounder = Grounder(domain, problem, source)
+    steps = []
+    last_t = None
+    for index, raw in enumerate(raw_steps):
+        if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
+            raise StripsIntError(source, f"step {index}", 'a step is {"t": int, "agent": name, "action": "(name args)"}')
+        t = raw.get("t", index)
+        agent = raw.get("agent")
+        if isinstance(agent, str):
+            agent = agent.lower()
+        where = step_label(index, t, agent)
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise StripsIntError(source, f"step {index}", f"t must be a whole number >= 0, found {t!r}")
+        if agent is not None and not isinstance(agent, str):
+            raise StripsIntError(source, where, f"agent must be a name, found {agent!r}")
+        try:
+            atom = parse_atom(raw["action"])
+        except ValueError as exc:
+            raise StripsIntError(source, where, str(exc)) from None
+        action = grounder.ground(atom, where)
+        if action.actor is None and agent is not None:
+            raise StripsIntError(source, where, f"{action} is an environment action, but the step names agent {agent}")
+        if agent is not None and agent != action.actor:
+            raise StripsIntError(source, where, f"agent {agent} is not the actor of {action} (its actor is {action.actor})")
+        step = Step(index=index, t=t, action=action)
+        if last_t is not None and t < last_t:
+            raise StripsIntError(source, step.describe(), f"t goes back in time (previous step has t={last_t})")
+        last_t = t
+        steps.append(step)
+    return tuple(steps)
+
+
+def execute(trace: Trace) -> Run:
+    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error."""
+    state = set(trace.problem.init)
+    new_facts = []
+    for step in trace.steps:
+        action = step.action
+        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):
+            failed = ", ".join(action.failed_preconditions(state))
+            raise StripsIntError(trace.source, step.describe(), f"{action} is not applicable: failed {failed}")
+        new_facts.append(action.add - state)
+        state -= action.delete
+        state |= action.add
+    return Run(trace=trace, final=frozenset(state), new_facts=tuple(new_facts))

@@ -1,0 +1,63 @@
+"""Sub-tasks, triggers and accepted triggers per agent (SPEC section 6).
+
+A trigger makes true a fact that some relaxed-reachable ground action of
+another agent needs. Facts of ignored predicates never make a trigger, as
+they never link two agents (SPEC section 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .domain import Domain
+from .interdependence import Interdependence
+from .task import Fact
+from .trace import Run
+
+
+@dataclass(frozen=True)
+class AgentTasks:
+    """Step indices of an agent's sub-tasks, triggers and accepted triggers."""
+
+    subtasks: tuple[int, ...]
+    triggers: tuple[int, ...]
+    accepted: tuple[int, ...]
+
+    @property
+    def pct_triggers(self) -> float | None:
+        """%P_trig = 100 * triggers / sub-tasks; None when there are no sub-tasks."""
+        return 100.0 * len(self.triggers) / len(self.subtasks) if self.subtasks else None
+
+    @property
+    def pct_not_accepted(self) -> float | None:
+        """%P_not-acc = 100 * (triggers - accepted) / triggers; None when there are no triggers."""
+        if not self.triggers:
+            return None
+        return 100.0 * (len(self.triggers) - len(self.accepted)) / len(self.triggers)
+
+
+def agent_tasks(
+    run: Run,
+    domain: Domain,
+    agents: Iterable[str],
+    needers: Mapping[Fact, frozenset[str]],
+    interdependences: Iterable[Interdependence],
+) -> dict[str, AgentTasks]:
+    """Each agent's sub-tasks, triggers and accepted triggers in the run."""
+    givers = {inter.giver for inter in interdependences}
+    found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
+    for step, new in zip(run.trace.steps, run.new_facts):
+        actor = step.agent
+        if actor is None or domain.is_navigation(domain.schemas[step.action.name]):
+            continue
+        subtasks, triggers, accepted = found[actor]
+        subtasks.append(step.index)
+        if any(
+            fact[0] not in domain.ignore_predicates and needers.get(fact, frozenset()) - {actor}
+            for fact in new
+        ):
+            triggers.append(step.index)
+            if step.index in givers:
+                accepted.append(step.index)
+    return {agent: AgentTasks(*(tuple(part) for part in parts)) for agent, parts in found.items()}

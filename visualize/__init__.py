@@ -1,0 +1,1 @@
+"""Figures of interdependences for papers (matplotlib). Installed as ``strips_int.visualize``."""
