@@ -2,3 +2,27 @@
 
 Installed as ``strips_int.grounders``.
 """
+
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from strips_int.domain import Domain, Problem
+from strips_int.trace import Trace, load_trace
+
+from . import overcooked
+
+
+def read_input(
+    path: str | Path,
+    domain: Domain,
+    problem: Problem | None = None,
+    layout: str | None = None,
+    grid: str | Path | None = None,
+    roles: Sequence[str] | None = None,
+    ego_seat: str | None = None,
+) -> Iterator[Trace]:
+    """The traces in one input file: a strips-int trace, or a raw game a grounder recognizes."""
+    if overcooked.detect(Path(path)):
+        yield from overcooked.read_traces(path, domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat)
+    else:
+        yield load_trace(path, domain, problem)

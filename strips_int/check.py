@@ -1,6 +1,7 @@
-"""``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json]``
+"""``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json] [--layout NAME | --grid FILE]``
 
-Analyse one or more traces against a PDDL domain in one process. Exit status:
+Analyse one or more traces, or raw games a grounder recognizes (Overcooked
+JSON, pickles, CSV), against a PDDL domain in one process. Exit status:
 0 all analysed, 1 some trace failed (the others are still reported), 2 a bad
 domain or bad usage.
 """
@@ -12,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Sequence
+
+from strips_int.grounders import read_input
 
 from .domain import load_domain, load_problem
 from .errors import StripsIntError
@@ -25,9 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
         "their categories, triggers).",
     )
     parser.add_argument("domain", type=Path, help="PDDL domain file")
-    parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE", help="strips-int-trace/1 JSON files")
+    parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
+                        help="strips-int-trace/1 JSON files or raw Overcooked games")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
+    parser.add_argument("--layout", help="Overcooked layout name (default: the one the game names)")
+    parser.add_argument("--grid", type=Path, help="Overcooked grid text file (or overcooked-ai .layout file)")
+    parser.add_argument("--roles", type=lambda text: text.split(","), metavar="ROLE,ROLE",
+                        help="who played each seat, e.g. human,ai (default: human=<seat> in user-study file names)")
+    parser.add_argument("--ego-seat", metavar="auto|SEAT",
+                        help="rollouts: the ego agent's seat, or 'auto' for the ZSC-Eval rank rule")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
     return parser
@@ -48,21 +58,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    failed = 0
-    for index, path in enumerate(args.traces):
+    failed = printed = 0
+    for path in args.traces:
         try:
-            report = analyze(domain, path, problem)
+            for trace in read_input(path, domain, problem, layout=args.layout, grid=args.grid,
+                                    roles=args.roles, ego_seat=args.ego_seat):
+                report = analyze(domain, trace)
+                if args.json:
+                    print(json.dumps(report.to_dict()), flush=True)
+                else:
+                    print(("\n" if printed else "") + format_text(report), flush=True)
+                printed += 1
         except StripsIntError as exc:
             failed += 1
             if args.json:
                 print(json.dumps({"source": str(path), "error": str(exc)}), flush=True)
             else:
                 print(f"error: {exc}", file=sys.stderr, flush=True)
-            continue
-        if args.json:
-            print(json.dumps(report.to_dict()), flush=True)
-        else:
-            print(("\n" if index else "") + format_text(report), flush=True)
     return 1 if failed else 0
 
 

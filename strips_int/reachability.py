@@ -12,8 +12,8 @@ preconditions are dropped (the relaxation); (in)equalities are kept, being stati
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from dataclasses import dataclass
-from typing import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Collection, Iterator, Mapping
 
 from .domain import Domain, Schema, Template
 from .task import Fact, GroundAction, Problem
@@ -21,19 +21,78 @@ from .task import Fact, GroundAction, Problem
 
 @dataclass(frozen=True)
 class Reachable:
-    """The relaxed-reachable facts and ground actions of a problem."""
+    """The relaxed-reachable facts and ground actions of a problem, up to object symmetry.
+
+    Interchangeable objects (same type, same initial facts up to renaming) are
+    represented by a few of their class; ``facts`` and ``actions`` speak of
+    those, and :meth:`canonical` renames any fact of the full problem into
+    them. This is exact: a ground action names at most ``k`` objects of a
+    class, and the problem is invariant under renaming within a class.
+    """
 
     facts: frozenset[Fact]
     actions: tuple[GroundAction, ...]
+    classes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def canonical(self, fact: Fact) -> Fact:
+        """``fact`` with class members renamed, injectively, to their class's representatives."""
+        if not self.classes or not any(arg in self.classes for arg in fact[1:]):
+            return fact
+        used: dict[tuple[str, ...], dict[str, str]] = {}
+        out = [fact[0]]
+        for arg in fact[1:]:
+            reps = self.classes.get(arg)
+            if reps is None:
+                out.append(arg)
+                continue
+            mapping = used.setdefault(reps, {})
+            if arg not in mapping:
+                mapping[arg] = reps[len(mapping)]
+            out.append(mapping[arg])
+        return tuple(out)
+
+    def reachable(self, fact: Fact) -> bool:
+        return self.canonical(fact) in self.facts
 
     def needers(self) -> dict[Fact, frozenset[str]]:
-        """For each fact, the agents with a reachable ground action that needs it."""
+        """For each (canonical) fact, the agents with a reachable ground action that needs it."""
         found: dict[Fact, set[str]] = defaultdict(set)
         for action in self.actions:
             if action.actor is not None:
                 for fact in action.pre:
                     found[fact].add(action.actor)
         return {fact: frozenset(agents) for fact, agents in found.items()}
+
+
+def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = ()) -> dict[str, tuple[str, ...]]:
+    """Members of each class of interchangeable objects, mapped to the class's representatives.
+
+    Objects are interchangeable when they have one type and the same initial
+    facts with themselves blanked out (which also means no initial fact names
+    two of them). Agents, constants and ``keep`` are never merged. A class
+    keeps as many representatives as any action has parameters that can hold
+    its type, so every ground action still has distinct objects to name.
+    """
+    signature: dict[str, set] = defaultdict(set)
+    for fact in problem.init:
+        for position, arg in enumerate(fact[1:]):
+            signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in fact[1:])))
+    groups: dict[tuple, list[str]] = defaultdict(list)
+    for obj, obj_type in problem.objects.items():
+        if obj in domain.constants or obj in keep or domain.is_agent_type(obj_type):
+            continue
+        groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
+    classes = {}
+    for (obj_type, _), members in groups.items():
+        width = max(
+            [sum(domain.fits(obj_type, types) for types in schema.param_types) for schema in domain.schemas.values()]
+            + [1]
+        )
+        if len(members) > width:
+            members.sort()
+            reps = tuple(members[:width])
+            classes.update({member: reps for member in members})
+    return classes
 
 
 class _Index:
@@ -84,7 +143,10 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     ``actors`` limits the agents that may act (a projection, SPEC section 8);
     environment actions always may. None means every agent.
     """
-    objects = problem.objects
+    classes = symmetry_classes(domain, problem, keep=actors or ())
+    dropped = {member for member, reps in classes.items() if member not in reps}
+    objects = {o: t for o, t in problem.objects.items() if o not in dropped}
+    init = [fact for fact in problem.init if dropped.isdisjoint(fact[1:])]
     allowed = {
         name: [frozenset(o for o, t in objects.items() if domain.fits(t, types)) for types in schema.param_types]
         for name, schema in domain.schemas.items()
@@ -122,7 +184,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
             for fact in action.add:
                 reach(fact)
 
-    for fact in sorted(problem.init):
+    for fact in sorted(init):
         reach(fact)
     for schema in domain.schemas.values():
         if not schema.pre:
@@ -136,7 +198,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
             rest = schema.pre[:i] + schema.pre[i + 1 :]
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
-    return Reachable(facts=frozenset(reached), actions=tuple(actions))
+    return Reachable(facts=frozenset(reached), actions=tuple(actions), classes=classes)
 
 
 def _join(templates: tuple[Template, ...], binding: list, index: _Index, allowed) -> Iterator[list]:

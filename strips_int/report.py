@@ -133,7 +133,12 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     relevant = relevant_steps(graph)
     inters = find_interdependences(graph, agents, domain.ignore_predicates)
     verdicts = classify(inters, graph, run, relevant, agents, domain.position_predicates)
-    needers = relaxed_reachable(domain, trace.problem).needers()
+    reachable = relaxed_reachable(domain, trace.problem)
+    needed_by = reachable.needers()
+
+    def needers(fact: Fact) -> frozenset[str]:
+        return needed_by.get(reachable.canonical(fact), frozenset())
+
     return Report(
         source=trace.source,
         domain=domain.name,

@@ -8,7 +8,7 @@ they never link two agents (SPEC section 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Callable, Iterable
 
 from .domain import Domain
 from .interdependence import Interdependence
@@ -41,10 +41,13 @@ def agent_tasks(
     run: Run,
     domain: Domain,
     agents: Iterable[str],
-    needers: Mapping[Fact, frozenset[str]],
+    needers: Callable[[Fact], frozenset[str]],
     interdependences: Iterable[Interdependence],
 ) -> dict[str, AgentTasks]:
-    """Each agent's sub-tasks, triggers and accepted triggers in the run."""
+    """Each agent's sub-tasks, triggers and accepted triggers in the run.
+
+    ``needers(fact)`` gives the agents with a relaxed-reachable action that needs ``fact``.
+    """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
     for step, new in zip(run.trace.steps, run.new_facts):
@@ -54,7 +57,7 @@ def agent_tasks(
         subtasks, triggers, accepted = found[actor]
         subtasks.append(step.index)
         if any(
-            fact[0] not in domain.ignore_predicates and needers.get(fact, frozenset()) - {actor}
+            fact[0] not in domain.ignore_predicates and needers(fact) - {actor}
             for fact in new
         ):
             triggers.append(step.index)

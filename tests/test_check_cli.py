@@ -88,7 +88,7 @@ def test_malformed_json_names_line_and_column(tmp_path, capsys):
 
 def test_wrong_format_and_missing_problem(tmp_path, capsys):
     other = tmp_path / "other.json"
-    other.write_text('{"ep_states": []}')
+    other.write_text('{"states": []}')
     missing = write_trace(tmp_path / "missing.json", [], problem=str(tmp_path / "nope.pddl"))
     status, lines = run_json(capsys, SAR, other, missing)
     assert status == 1

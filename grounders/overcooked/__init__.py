@@ -1,0 +1,72 @@
+"""Overcooked: recorded games (four formats) lifted into ``domains/overcooked.pddl`` traces.
+
+    from strips_int.grounders.overcooked import read_traces
+    for trace in read_traces("game.json", domain, layout="forced_coordination"):
+        report = analyze(domain, trace)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from strips_int.domain import Domain
+from strips_int.errors import StripsIntError
+from strips_int.trace import Trace
+
+from .formats import Game, detect, human_seat, read_games
+from .layouts import Layout, get_layout, known_layouts, load_grid, parse_grid
+from .lift import agent_name, lift_game
+
+__all__ = ["Layout", "detect", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
+           "read_traces", "roles_for"]
+
+_RANK = re.compile(r"__traj_(\d+)_\d+\.pkl$")
+
+
+def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | None = None) -> dict[str, str] | None:
+    """Who played each seat: ``--roles`` by seat, else ``human=<seat>`` in the file name,
+    else, with ``ego_seat``, the rollout seat rule ("auto") or a seat number."""
+    players = len(game.states[0].players) if game.states else 2
+    if roles:
+        if len(roles) != players:
+            raise StripsIntError(game.source, "--roles", f"{len(roles)} roles for {players} players")
+        return {agent_name(j): role for j, role in enumerate(roles)}
+    seat = human_seat(game.source)
+    if seat is not None:
+        return {agent_name(j): "human" if j == seat else "ai" for j in range(players)}
+    if ego_seat is None:
+        return None
+    if ego_seat == "auto":
+        match = _RANK.search(game.source)
+        if match is None:
+            raise StripsIntError(game.source, "--ego-seat auto", "file name has no __traj_<rank>_<n>.pkl")
+        # shared/data/README.md: of N parallel games (40 for h-proxy runs, 10 for cross-play),
+        # rank < N/2 has the ego agent in seat 0.
+        parallel = 40 if Path(game.source).parent.name.startswith("h-proxy") else 10
+        seat = 0 if int(match.group(1)) < parallel // 2 else 1
+    else:
+        seat = int(ego_seat)
+    return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
+
+
+def read_traces(
+    path: str | Path,
+    domain: Domain,
+    layout: str | None = None,
+    grid: str | Path | None = None,
+    roles: Sequence[str] | None = None,
+    ego_seat: str | None = None,
+) -> Iterator[Trace]:
+    """The traces of every game in an Overcooked file (format detected from its content)."""
+    terrain = load_grid(grid) if grid else None
+    for game in read_games(Path(path), layout):
+        if terrain is None and not game.layout:
+            raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
+        chosen = terrain or get_layout(game.layout)
+        meta = {"format": detect(Path(path))}
+        who = roles_for(game, roles, ego_seat)
+        if who:
+            meta["roles"] = who
+        yield lift_game(game, chosen, domain, meta)

@@ -1,0 +1,283 @@
+"""Readers for recorded Overcooked games, each into one normalized :class:`Game`.
+
+Four formats, told apart by content: (1) the paper's user-study web app JSON
+(``ep_states``/``ep_actions`` with action indices); (2) ZSC-Eval/HSP rollout
+pickles, stride 3 or 4; (3) overcooked-ai (>= 1.0) episode JSON (state dicts,
+actions as vectors or ``"interact"``); (4) overcooked-ai human-data CSV
+(one game per ``trial_id``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pickle
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from strips_int.errors import StripsIntError
+
+Pos = tuple[int, int]
+#: A player's action: a direction (dx, dy), (0, 0) to stay, or "interact".
+Move = tuple[int, int] | str
+INTERACT = "interact"
+_INDEX_ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
+DEFAULT_COOK_TIME = 20
+
+
+@dataclass(frozen=True)
+class Item:
+    """An object as the game shows it; soups carry ingredients and idle/cooking/ready."""
+
+    kind: str
+    ingredients: tuple[str, ...] = ()
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class Player:
+    pos: Pos
+    facing: Pos
+    held: Item | None
+
+
+@dataclass(frozen=True)
+class RawState:
+    players: tuple[Player, ...]
+    objects: dict[Pos, Item]
+
+
+@dataclass
+class Game:
+    """One recorded game, normalized: states[i] --actions[i]--> states[i+1].
+
+    ``states`` may be one shorter than it would need to be for the last action
+    (the user-study files have no final state).
+    """
+
+    source: str
+    layout: str | None
+    states: list[RawState]
+    actions: list[tuple[Move, ...]]
+    reward: float | None
+    cook_time: int = DEFAULT_COOK_TIME
+    old_rules: bool = True
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class _NoClasses(pickle.Unpickler):
+    """A pickle may run code; these games need no class at all, so none is admitted."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"refusing to load {module}.{name}: game pickles hold plain data only")
+
+
+def detect(path: Path) -> str | None:
+    """The Overcooked format of ``path``, or None when it is not one."""
+    suffix = path.suffix.lower()
+    if suffix == ".pkl":
+        return "zsceval-pickle"
+    if suffix == ".csv":
+        return "overcooked-ai-csv"
+    if suffix == ".json":
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4096).decode("utf-8", "replace")
+        except OSError:
+            return None
+        if '"ep_states"' in head or '"ep_actions"' in head:
+            return "episode-json"
+    return None
+
+
+def read_games(path: Path, layout: str | None = None) -> Iterator[Game]:
+    """Every game in ``path`` (one, except a CSV with several trials)."""
+    kind = detect(path)
+    source = str(path)
+    if kind == "zsceval-pickle":
+        yield _read_pickle(path, layout)
+    elif kind == "overcooked-ai-csv":
+        yield from _read_csv(path, layout)
+    elif kind == "episode-json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StripsIntError(source, None, f"cannot read: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+        yield _read_episode(data, source, layout)
+    else:
+        raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, .pkl, .csv)")
+
+
+def _read_episode(data: Any, source: str, layout: str | None) -> Game:
+    if not isinstance(data, dict) or not isinstance(data.get("ep_states"), list):
+        raise StripsIntError(source, None, 'an episode JSON needs "ep_states" and "ep_actions"')
+    # Files may hold a list of episodes (the user-study web app writes one): read the first.
+    nested = bool(data["ep_states"]) and isinstance(data["ep_states"][0], list)
+
+    def _first(value: Any) -> Any:
+        return value[0] if nested and isinstance(value, list) and value else value
+
+    states_raw = _first(data["ep_states"])
+    actions_raw = _first(data.get("ep_actions", []))
+    params = data.get("mdp_params") or {}
+    if isinstance(params, list):
+        params = params[0] if params else {}
+    layout = layout or params.get("layout_name") or data.get("layout_name")
+    rewards = _first(data.get("ep_rewards"))
+    cook_time = int(params.get("cook_time") or DEFAULT_COOK_TIME)
+    states = [_state(s, source, i, cook_time) for i, s in enumerate(states_raw)]
+    actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
+    # Old-format soups (ingredient, count, ticks) mean the old rules; new ones say so in mdp_params.
+    new_style = any(isinstance(o, dict) and "_ingredients" in o for s in states_raw for o in _objects_of(s))
+    old_rules = bool(params.get("old_dynamics", not new_style))
+    return Game(
+        source=source, layout=layout, states=states, actions=actions,
+        reward=sum(rewards) if isinstance(rewards, list) else None,
+        cook_time=cook_time, old_rules=old_rules,
+    )
+
+
+def _read_pickle(path: Path, layout: str | None) -> Game:
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            data = _NoClasses(handle).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError) as exc:
+        raise StripsIntError(source, None, f"cannot load pickle: {exc}") from None
+    if not isinstance(data, list) or len(data) < 2 or not isinstance(data[0], dict):
+        raise StripsIntError(source, None, "expected a list [state, joint_action, events, ..., final state]")
+    stride = 4 if isinstance(data[1], int) else 3
+    steps = (len(data) - 1) // stride
+    states = [_state(data[i * stride], source, i) for i in range(steps + 1)]
+    actions = [_joint(data[i * stride + stride - 2], source, i) for i in range(steps)]
+    deliveries = 0
+    for i in range(steps):
+        events = data[i * stride + stride - 1]
+        if isinstance(events, (list, tuple)):
+            deliveries += sum(int(e.get("delivery", 0)) for e in events if isinstance(e, dict))
+    layout = layout or next((p for p in reversed(path.parts[:-1]) if _looks_like_layout(p)), None)
+    return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * deliveries,
+                meta={"stride": stride})
+
+
+def _looks_like_layout(name: str) -> bool:
+    from .layouts import ALIASES, known_layouts
+
+    return name in ALIASES or name in known_layouts()
+
+
+def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StripsIntError(source, None, f"cannot read: {exc}") from None
+    reader = csv.DictReader(io.StringIO(text))
+    missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
+    if missing:
+        raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+    trials: dict[str, list[tuple[int, dict]]] = {}
+    for line, row in enumerate(reader, start=2):
+        trials.setdefault(row["trial_id"], []).append((line, row))
+    for trial, rows in trials.items():
+        states, actions, reward = [], [], 0.0
+        for line, row in rows:
+            try:
+                state = json.loads(row["state"])
+                joint = json.loads(row["joint_action"].replace("'", '"'))
+            except json.JSONDecodeError as exc:
+                raise StripsIntError(source, f"line {line}", f"malformed JSON in a cell: {exc.msg}") from None
+            states.append(_state(state, source, len(states)))
+            actions.append(_joint(joint, source, len(actions)))
+            try:
+                reward += float(row.get("reward") or 0)
+            except ValueError:
+                raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
+        name = layout or rows[0][1].get("layout_name") or None
+        yield Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=reward,
+                   old_rules=name in _OLD_RULE_NAMES if name else True, meta={"trial_id": trial})
+
+
+# The 2019 human data was played with the old rules on the old layout names.
+_OLD_RULE_NAMES = {"simple", "unident_s", "random0", "random1", "random3"}
+
+
+def _objects_of(state: Any) -> list:
+    objects = state.get("objects", []) if isinstance(state, dict) else []
+    return list(objects.values()) if isinstance(objects, dict) else list(objects)
+
+
+def _pos(value: Any, source: str, where: str) -> Pos:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return (value[0], value[1])
+    raise StripsIntError(source, where, f"expected a position [x, y], found {value!r}")
+
+
+def _item(data: Any, source: str, where: str, cook_time: int = DEFAULT_COOK_TIME) -> Item:
+    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags)."""
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise StripsIntError(source, where, f"expected an object with a name, found {data!r}")
+    kind = data["name"]
+    if kind != "soup":
+        return Item(kind)
+    if "_ingredients" in data:
+        ingredients = tuple(sorted(i["name"] for i in data["_ingredients"]))
+        status = "ready" if data.get("is_ready") else "cooking" if data.get("is_cooking") else "idle"
+        return Item(kind, ingredients, status)
+    state = data.get("state")
+    if not (isinstance(state, (list, tuple)) and len(state) == 3):
+        raise StripsIntError(source, where, f"a soup's state must be (ingredient, count, ticks), found {state!r}")
+    ingredient, count, ticks = state
+    status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
+    return Item(kind, (ingredient,) * int(count), status)
+
+
+def _state(data: Any, source: str, index: int, cook_time: int = DEFAULT_COOK_TIME) -> RawState:
+    where = f"state {index}"
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise StripsIntError(source, where, "a state needs a list of players")
+    players = []
+    for j, player in enumerate(data["players"]):
+        if not isinstance(player, dict):
+            raise StripsIntError(source, where, f"player {j} is not an object")
+        held = player.get("held_object")
+        players.append(Player(
+            pos=_pos(player.get("position"), source, f"{where}, player {j}"),
+            facing=_pos(player.get("orientation"), source, f"{where}, player {j}"),
+            held=None if held is None else _item(held, source, f"{where}, player {j}", cook_time),
+        ))
+    objects = {}
+    for obj in _objects_of(data):
+        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, where)
+        objects[pos] = _item(obj, source, f"{where}, object at {pos}", cook_time)
+    return RawState(players=tuple(players), objects=objects)
+
+
+def _joint(data: Any, source: str, index: int) -> tuple[Move, ...]:
+    if not isinstance(data, (list, tuple)):
+        raise StripsIntError(source, f"action {index}", f"expected a joint action, found {data!r}")
+    return tuple(_move(a, source, index) for a in data)
+
+
+def _move(value: Any, source: str, index: int) -> Move:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_INDEX_ACTIONS):
+        return _INDEX_ACTIONS[value]
+    if isinstance(value, str) and value.lower() == INTERACT:
+        return INTERACT
+    if isinstance(value, (list, tuple)) and tuple(value) in _INDEX_ACTIONS:
+        return tuple(value)
+    raise StripsIntError(source, f"action {index}", f"unknown player action {value!r}")
+
+
+_HUMAN_SEAT = re.compile(r"human=(\d+)")
+
+
+def human_seat(path: str) -> int | None:
+    """The seat the person held, from a user-study file name ``..._human=<seat>.json``."""
+    match = _HUMAN_SEAT.search(Path(path).name)
+    return int(match.group(1)) if match else None

@@ -1,0 +1,372 @@
+"""Lift a recorded Overcooked game into a problem and a trace of ``domains/overcooked.pddl``.
+
+Each player's action is inferred from consecutive states (the logged action is
+only a cross-check: a blocked move does nothing); objects keep their identity
+from dispenser to delivery; simultaneous actions are serialized in the first
+player order that is applicable (Overcooked resolves interactions in player
+order); cooking is environment steps. The goal is the set of soups delivered.
+
+Choices: a game whose last action has no following state (the user-study
+files) has that action grounded only when it is a delivery, the one action
+whose effect the reward records. Orientation is not modelled.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from strips_int.domain import Domain, make_problem
+from strips_int.errors import StripsIntError
+from strips_int.task import Fact, Problem
+from strips_int.trace import Grounder, Step, Trace
+
+from .formats import INTERACT, Game, Item, Move, Pos, RawState
+from .layouts import STATIONS, Layout
+
+_NUMS = ("n0", "n1", "n2", "n3")
+_TAKE = {"onion-dispenser": ("take-onion", "onion"), "tomato-dispenser": ("take-tomato", "tomato"),
+         "dish-dispenser": ("take-dish", "dish")}
+
+
+def agent_name(seat: int) -> str:
+    return f"player{seat}"
+
+
+def cell(pos: Pos) -> str:
+    return f"c{pos[0]}_{pos[1]}"
+
+
+def station(layout: Layout, pos: Pos) -> str:
+    kind = STATIONS[layout.tile(pos)]
+    return f"{kind.split('-')[0]}{pos[0]}_{pos[1]}"
+
+
+@dataclass
+class _Tracker:
+    """Object identities as the game goes: who holds what, what lies where, each soup's progress."""
+
+    holding: dict[int, str | None]
+    counters: dict[Pos, str]
+    pots: dict[Pos, str]
+    size: dict[str, int] = field(default_factory=dict)
+    status: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def new(self, kind: str) -> str:
+        """A fresh object of ``kind`` (it starts (fresh) in the initial state)."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        name = f"{kind}{self.counts[kind]}"
+        self.kinds[name] = kind
+        self.created.append(name)
+        return name
+
+    def copy(self) -> "_Tracker":
+        """An independent copy, to try one order of the players' actions."""
+        return _Tracker(dict(self.holding), dict(self.counters), dict(self.pots), dict(self.size),
+                        dict(self.status), dict(self.kinds), list(self.created), dict(self.counts))
+
+
+class _Lifter:
+    """One game's grounding: the initial state, then one transition at a time."""
+
+    def __init__(self, game: Game, layout: Layout, domain: Domain) -> None:
+        self.game, self.layout, self.domain = game, layout, domain
+        self.source = game.source
+        self.static: set[Fact] = set()
+        self.init: set[Fact] = set()
+        self.objects: dict[str, str] = {}
+        self._ground_cache: dict[Fact, object] = {}
+
+    def fail(self, where: str, message: str) -> StripsIntError:
+        return StripsIntError(self.source, where, message)
+
+    # -- terrain and the initial state -------------------------------------------------
+    def check_terrain(self) -> None:
+        tile = self.layout.tile
+        for i, state in enumerate(self.game.states):
+            for j, player in enumerate(state.players):
+                if tile(player.pos) != " ":
+                    raise self.fail(f"state {i}", f"player {j} stands at {player.pos}, which is "
+                                    f"{tile(player.pos)!r} in layout {self.layout.name}, not floor: "
+                                    "the game does not fit this layout")
+            for pos, item in state.objects.items():
+                if tile(pos) not in ("X", "P") or (tile(pos) == "P" and item.kind != "soup"):
+                    raise self.fail(f"state {i}", f"a {item.kind} lies at {pos}, which is {tile(pos)!r} in "
+                                    f"layout {self.layout.name}: the game does not fit this layout")
+
+    def build_init(self, first: RawState) -> _Tracker:
+        layout = self.layout
+        floor = set(layout.floor())
+        for pos in layout.positions():
+            if pos in floor:
+                self.objects[cell(pos)] = "cell"
+            elif layout.tile(pos) in STATIONS:
+                self.objects[station(layout, pos)] = STATIONS[layout.tile(pos)]
+        for x, y in floor:
+            for dx, dy in ((0, -1), (0, 1), (1, 0), (-1, 0)):
+                near = (x + dx, y + dy)
+                if near in floor:
+                    self.static.add(("adjacent", cell((x, y)), cell(near)))
+                elif layout.tile(near) in STATIONS:
+                    self.static.add(("next-to", cell((x, y)), station(layout, near)))
+        self.static |= {("succ", a, b) for a, b in zip(_NUMS, _NUMS[1:])}
+        if self.game.old_rules:
+            self.static.add(("auto-cook",))
+        tracker = _Tracker(holding={}, counters={}, pots={})
+        for pos in layout.positions():
+            if layout.tile(pos) == "X" and pos not in first.objects:
+                self.init.add(("empty", station(layout, pos)))
+            if layout.tile(pos) == "P" and pos not in first.objects:
+                self.init.add(("pot-empty", station(layout, pos)))
+        for j, player in enumerate(first.players):
+            agent = agent_name(j)
+            self.objects[agent] = "agent"
+            self.init |= {("at", agent, cell(player.pos)), ("occupied", cell(player.pos))}
+            if player.held is None:
+                self.init.add(("hand-empty", agent))
+                tracker.holding[j] = None
+            else:
+                name = self._existing(tracker, player.held)
+                tracker.holding[j] = name
+                self.init.add(("holding", agent, name))
+        for pos, item in first.objects.items():
+            name = self._existing(tracker, item)
+            if layout.tile(pos) == "X":
+                tracker.counters[pos] = name
+                self.init.add(("on", name, station(layout, pos)))
+            else:
+                tracker.pots[pos] = name
+                self.init.add(("in-pot", name, station(layout, pos)))
+        return tracker
+
+    def _existing(self, tracker: _Tracker, item: Item) -> str:
+        """An object already in play at the start: not fresh, its soup contents made up of new ingredients."""
+        name = tracker.new(item.kind)
+        tracker.created.remove(name)
+        if item.kind == "soup":
+            tracker.size[name] = len(item.ingredients)
+            tracker.status[name] = item.status or "ready"
+            self.init.add(("size", name, _NUMS[len(item.ingredients)]))
+            for kind in item.ingredients:
+                part = tracker.new(kind)
+                tracker.created.remove(part)
+                self.init.add(("in-soup", part, name))
+            if tracker.status[name] in ("cooking", "ready"):
+                self.init.add((tracker.status[name], name))
+        return name
+
+    # -- transitions -------------------------------------------------------------------
+    def ground(self, schema_name: str, args: tuple[str, ...]):
+        key = (schema_name, *args)
+        action = self._ground_cache.get(key)
+        if action is None:
+            action = self.domain.schemas[schema_name].ground(args)
+            self._ground_cache[key] = action
+        return action
+
+    def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
+                      logged: Move | None) -> Fact | None:
+        """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
+        where = f"step {i} (player {j})"
+        p = before.players[j]
+        agent, here = agent_name(j), cell(p.pos)
+        if after is None:  # no following state: only a logged delivery is certain
+            target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
+            if logged == INTERACT and p.held and p.held.kind == "soup" and self.layout.tile(target) == "S":
+                soup = tracker.holding[j]
+                tracker.holding[j] = None
+                return ("deliver", agent, soup, station(self.layout, target), here)
+            return None
+        q = after.players[j]
+        if q.pos != p.pos:
+            step = (q.pos[0] - p.pos[0], q.pos[1] - p.pos[1])
+            if logged is not None and logged != step:
+                raise self.fail(where, f"player {j} moved by {step} but the logged action is {logged!r}")
+            return ("move", agent, here, cell(q.pos))
+        target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
+        tile = self.layout.tile(target)
+        h, g = p.held, q.held
+        if h == g and not self._starts_cooking(tracker, target, before, after, h):
+            return None
+        if logged is not None and logged != INTERACT:
+            raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
+                            f"is {logged!r}, not interact")
+        if tile not in STATIONS:
+            raise self.fail(where, f"player {j} interacted facing {target}, which is not a station")
+        place = station(self.layout, target)
+        held = tracker.holding[j]
+        if h is None and g is not None:
+            if tile == "X":
+                item = tracker.counters.pop(target, None)
+                if item is None:
+                    raise self.fail(where, f"player {j} took a {g.kind} from the empty counter at {target}")
+                tracker.holding[j] = item
+                return ("take", agent, item, place, here)
+            if STATIONS[tile] in _TAKE:
+                schema, kind = _TAKE[STATIONS[tile]]
+                if g.kind != kind:
+                    raise self.fail(where, f"player {j} took a {g.kind} from a {STATIONS[tile]}")
+                item = tracker.new(kind)
+                tracker.holding[j] = item
+                return (schema, agent, item, place, here)
+        elif h is not None and g is None:
+            tracker.holding[j] = None
+            if tile == "X":
+                tracker.counters[target] = held
+                return ("put", agent, held, place, here)
+            if tile == "P" and h.kind in ("onion", "tomato"):
+                soup = tracker.pots.get(target)
+                if soup is None:
+                    soup = tracker.new("soup")
+                    tracker.pots[target], tracker.size[soup], tracker.status[soup] = soup, 1, "idle"
+                    return ("start-soup", agent, held, soup, place, here)
+                n = tracker.size[soup]
+                tracker.size[soup] = n + 1
+                if n + 1 >= len(_NUMS):
+                    raise self.fail(where, f"player {j} put a fourth ingredient into the pot at {target}")
+                return ("add-ingredient", agent, held, soup, place, here, _NUMS[n], _NUMS[n + 1])
+            if tile == "S" and h.kind == "soup":
+                return ("deliver", agent, held, place, here)
+        elif h is not None and h.kind == "dish" and g is not None and g.kind == "soup" and tile == "P":
+            soup = tracker.pots.pop(target, None)
+            if soup is None:
+                raise self.fail(where, f"player {j} filled a dish at the empty pot at {target}")
+            tracker.holding[j] = soup
+            return ("plate-soup", agent, held, soup, place, here)
+        elif h is None and g is None and tile == "P":
+            return ("start-cooking", agent, tracker.pots[target], place, here)
+        raise self.fail(where, f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
+                        f"facing {target} ({STATIONS.get(tile, 'floor')})")
+
+    def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
+                        held: Item | None) -> bool:
+        """New rules: an empty-handed interaction turns the faced pot from idle to cooking."""
+        if self.game.old_rules or held is not None or target not in tracker.pots:
+            return False
+        old, new = before.objects.get(target), after.objects.get(target)
+        return bool(old and new and old.status == "idle" and new.status in ("cooking", "ready"))
+
+    def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
+        """Cooking steps that bring each pot's soup to the status the next state shows."""
+        steps = []
+        for pos, soup in sorted(tracker.pots.items()):
+            shown = after.objects.get(pos)
+            if shown is None or shown.kind != "soup":
+                continue
+            pot = station(self.layout, pos)
+            if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready") and self.game.old_rules:
+                steps.append(("auto-cook", soup, pot))
+                tracker.status[soup] = "cooking"
+            if tracker.status[soup] == "cooking" and shown.status == "ready":
+                steps.append(("finish-cooking", soup, pot))
+                tracker.status[soup] = "ready"
+        return steps
+
+    def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
+        game = self.game
+        if not game.states:
+            raise self.fail(None, "the game has no states")
+        self.check_terrain()
+        tracker = self.build_init(game.states[0])
+        state = set(self.static | self.init)
+        steps: list[tuple[int, Fact]] = []
+        for i, joint in enumerate(game.actions):
+            before = game.states[i] if i < len(game.states) else None
+            if before is None:
+                raise self.fail(f"step {i}", "an action without the state it was taken in")
+            after = game.states[i + 1] if i + 1 < len(game.states) else None
+            tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
+            steps += [(i, atom) for atom in chosen]
+            if after is None:
+                continue
+            self._mark_cooking_started(tracker, chosen)
+            for atom in self.environment(tracker, after):
+                action = self.ground(atom[0], atom[1:])
+                if not (action.pre <= state and state.isdisjoint(action.neg_pre)):
+                    raise self.fail(f"step {i}", f"{action} is not applicable: failed "
+                                    f"{', '.join(action.failed_preconditions(state))}")
+                state -= action.delete
+                state |= action.add
+                steps.append((i, atom))
+            self._cross_check(tracker, i, after)
+        for name in tracker.created:
+            self.init.add(("fresh", name))
+        self.objects.update(tracker.kinds)
+        delivered = [atom[2] for _, atom in steps if atom[0] == "deliver"]
+        problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
+                               self.static | self.init, [("delivered", s) for s in delivered], self.source)
+        return problem, steps
+
+    def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before, after):
+        """The first player order whose actions are all applicable: its tracker, atoms and state.
+
+        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        """
+        players = range(len(before.players))
+        failure = None
+        for order in itertools.permutations(players):
+            attempt = tracker.copy()
+            trial = set(state)
+            chosen = []
+            for j in order:
+                logged = joint[j] if j < len(joint) else None
+                known = len(attempt.created)
+                atom = self.player_action(attempt, i, j, before, after, logged)
+                if atom is None:
+                    continue
+                trial |= {("fresh", name) for name in attempt.created[known:]}
+                action = self.ground(atom[0], atom[1:])
+                if not (action.pre <= trial and trial.isdisjoint(action.neg_pre)):
+                    failure = failure or (f"{action} is not applicable: failed "
+                                          f"{', '.join(action.failed_preconditions(trial))}")
+                    break
+                trial -= action.delete
+                trial |= action.add
+                chosen.append(atom)
+            else:
+                return attempt, chosen, trial
+        raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+
+    @staticmethod
+    def _mark_cooking_started(tracker: _Tracker, chosen: list[Fact]) -> None:
+        for atom in chosen:
+            if atom[0] == "start-cooking":
+                tracker.status[atom[2]] = "cooking"
+
+    def _cross_check(self, tracker: _Tracker, i: int, after: RawState) -> None:
+        """The tracked holdings, counters and pots must match what the next state shows."""
+        for j, player in enumerate(after.players):
+            name = tracker.holding[j]
+            if (name is None) != (player.held is None) or (name and tracker.kinds[name] != player.held.kind):
+                raise self.fail(f"step {i}", f"after it player {j} holds {_show(player.held)}, but the actions "
+                                f"inferred leave {name or 'nothing'}")
+        shown = {pos: item.kind for pos, item in after.objects.items()}
+        tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
+                   **{p: "soup" for p in tracker.pots}}
+        if shown != tracked:
+            diff = sorted(set(shown.items()) ^ set(tracked.items()))
+            raise self.fail(f"step {i}", f"objects on the grid after it differ from those inferred: {diff}")
+        for pos, soup in tracker.pots.items():
+            if len(after.objects[pos].ingredients) != tracker.size[soup]:
+                raise self.fail(f"step {i}", f"the pot at {pos} shows {len(after.objects[pos].ingredients)} "
+                                f"ingredients, the actions inferred put in {tracker.size[soup]}")
+
+
+def _show(item: Item | None) -> str:
+    return "nothing" if item is None else f"a {item.kind}"
+
+
+def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None) -> Trace:
+    """The problem and trace of one recorded game, validated against the domain."""
+    lifter = _Lifter(game, layout, domain)
+    problem, atoms = lifter.lift()
+    grounder = Grounder(domain, problem, game.source)
+    steps = tuple(
+        Step(index=k, t=t, action=grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
+    )
+    full_meta = {"layout": layout.name, "reward": game.reward,
+                 "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
+    return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
