@@ -95,20 +95,19 @@ class Domain:
     navigation_actions: frozenset[str]
     position_predicates: frozenset[str]
     ignore_predicates: frozenset[str]
+    type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+
+    def ancestors(self, obj_type: str) -> frozenset[str]:
+        """``obj_type`` and every type above it, ``object`` included."""
+        return self.type_ancestors.get(obj_type) or _ancestors(self.parents, obj_type)
 
     def is_subtype(self, child: str, ancestor: str) -> bool:
         """Whether type ``child`` is ``ancestor`` or below it (everything is an object)."""
-        seen = set()
-        while child not in seen:
-            if child == ancestor or ancestor == _ROOT_TYPE:
-                return True
-            seen.add(child)
-            child = self.parents.get(child, _ROOT_TYPE)
-        return False
+        return ancestor in self.ancestors(child)
 
     def fits(self, obj_type: str, allowed: frozenset[str]) -> bool:
         """Whether an object of ``obj_type`` may bind a term declared ``allowed``."""
-        return any(self.is_subtype(obj_type, t) for t in allowed)
+        return not self.ancestors(obj_type).isdisjoint(allowed)
 
     def is_agent_type(self, obj_type: str) -> bool:
         """Agents are objects of type ``agent`` or any subtype of it."""
@@ -138,6 +137,14 @@ class Domain:
             return False
         effects = schema.add + schema.delete
         return bool(effects) and all(schema.actor in terms for _, terms in effects)
+
+
+def _ancestors(parents: Mapping[str, str], obj_type: str) -> frozenset[str]:
+    found = {obj_type, _ROOT_TYPE}
+    while obj_type in parents and parents[obj_type] not in found:
+        obj_type = parents[obj_type]
+        found.add(obj_type)
+    return frozenset(found)
 
 
 @functools.cache
@@ -190,6 +197,7 @@ def load_domain(path: str | Path) -> Domain:
         navigation_actions=frozenset(),
         position_predicates=frozenset(),
         ignore_predicates=frozenset(),
+        type_ancestors={t: _ancestors(parents, t) for t in set(parents) | set(parents.values())},
     )
     schemas = {}
     for action in sorted(parsed.actions, key=lambda a: str(a.name)):
