@@ -11,6 +11,7 @@ import networkx as nx
 from .causal import build_graph, relevant_steps
 from .domain import Domain, load_domain, load_problem
 from .interdependence import (
+    CATEGORIES,
     CONSTRUCTIVE,
     IRRELEVANT,
     LOOPING,
@@ -46,7 +47,7 @@ class Report:
     @property
     def counts(self) -> dict[str, int]:
         """Int, Int_cons, Int_non-cons = looping + irrelevant, and each category."""
-        by = {c: sum(v.category == c for v in self.verdicts) for c in (CONSTRUCTIVE, LOOPING, IRRELEVANT)}
+        by = {c: sum(v.category == c for v in self.verdicts) for c in CATEGORIES}
         return {
             "interdependencies": len(self.verdicts),
             "constructive": by[CONSTRUCTIVE],

@@ -33,11 +33,6 @@ def format_fact(fact: Fact) -> str:
     return "(" + " ".join(fact) + ")"
 
 
-def mentions(fact: Fact, obj: str) -> bool:
-    """Whether ``obj`` is one of the fact's arguments."""
-    return obj in fact[1:]
-
-
 @dataclass(frozen=True)
 class GroundAction:
     """An action schema with its parameters bound: a small immutable value.
