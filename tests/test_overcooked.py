@@ -260,3 +260,26 @@ def test_check_reads_real_games_of_every_format_in_one_process(capsys):
     # Stride-4 files have no rank in their names: the rule cannot apply, and says so.
     assert main([str(DOMAIN), str(games[2]), "--json", "--ego-seat", "auto"]) == 1
     assert "file name has no __traj_<rank>_<n>.pkl" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_human_data_csv_gives_one_trace_per_trial(tmp_path, overcooked):
+    # overcooked-ai human data: one row per step, the state and joint action as JSON text.
+    import csv
+
+    game = Script()
+    pass_onion(game, then_pot=True)
+    game.step(STAY, STAY)
+    path = tmp_path / "human.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, ["state", "joint_action", "reward", "layout_name", "trial_id"])
+        writer.writeheader()
+        for trial in ("a", "b"):
+            for state, joint in zip(game.states, game.actions):
+                writer.writerow({"state": json.dumps(state), "joint_action": json.dumps([VECTORS[a] for a in joint]),
+                                 "reward": 0, "layout_name": "scripted", "trial_id": trial})
+    traces = list(read_traces(path, overcooked, grid=grid_file(tmp_path)))
+    assert [t.source for t in traces] == [f"{path}#a", f"{path}#b"]
+    for trace in traces:
+        report = analyze(overcooked, trace)
+        assert [(i.objects, v.category) for i, v in zip(report.interdependencies, report.verdicts)] == [
+            (("onion1",), "irrelevant")]
