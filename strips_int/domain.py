@@ -23,6 +23,7 @@ from pddl.parser.domain import DomainParser
 from pddl.parser.problem import ProblemParser
 
 from .errors import StripsIntError
+from .files import read_text
 from .task import Fact, GroundAction, Problem, format_fact, parse_atom
 
 #: A term of a compiled atom: a parameter position (int) or a constant name (str).
@@ -159,13 +160,6 @@ def _problem_parser() -> ProblemParser:
     return ProblemParser()
 
 
-def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc}") from None
-
-
 def _parse(parser, text: str, source: str):
     try:
         return parser(text)
@@ -179,7 +173,7 @@ def _parse(parser, text: str, source: str):
 def load_domain(path: str | Path) -> Domain:
     """Parse and check a PDDL domain file, with its ``; @strips-int`` pragmas."""
     source = str(path)
-    text = _read(path)
+    text = read_text(path)
     parsed = _parse(_domain_parser(), text, source)
     parents = {str(t).lower(): (str(p).lower() if p else _ROOT_TYPE) for t, p in parsed.types.items()}
     parents.pop(_ROOT_TYPE, None)
@@ -362,7 +356,7 @@ def make_problem(
 def load_problem(domain: Domain, path: str | Path) -> Problem:
     """Parse a PDDL problem file with `pddl` and check it against ``domain``."""
     source = str(path)
-    parsed = _parse(_problem_parser(), _read(path), source)
+    parsed = _parse(_problem_parser(), read_text(path), source)
     if parsed.domain_name and str(parsed.domain_name).lower() != domain.name:
         raise StripsIntError(
             source, "(:domain ...)", f"problem is for domain {str(parsed.domain_name).lower()!r}, not {domain.name!r}"

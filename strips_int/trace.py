@@ -6,13 +6,13 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .domain import Domain, load_problem, problem_from_dict
 from .errors import StripsIntError
+from .files import read_json
 from .task import Fact, GroundAction, Problem, State, format_fact, parse_atom
 
 FORMAT = "strips-int-trace/1"
@@ -113,16 +113,7 @@ class Grounder:
 
 def load_trace(path: str | Path, domain: Domain, problem: Problem | str | Path | None = None) -> Trace:
     """Read a trace file; ``problem`` (a Problem or a path) overrides the trace's own."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StripsIntError(source, None, f"cannot read: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
-    return trace_from_dict(data, domain, source, problem, base=Path(path).parent)
+    return trace_from_dict(read_json(path), domain, str(path), problem, base=Path(path).parent)
 
 
 def trace_from_dict(

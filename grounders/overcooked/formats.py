@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from strips_int.errors import StripsIntError
+from strips_int.files import read_json, read_text
 
 Pos = tuple[int, int]
 #: A player's action: a direction (dx, dy), (0, 0) to stay, or "interact".
@@ -102,13 +103,7 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game]:
     elif kind == "overcooked-ai-csv":
         yield from _read_csv(path, layout)
     elif kind == "episode-json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StripsIntError(source, None, f"cannot read: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
-        yield _read_episode(data, source, layout)
+        yield _read_episode(read_json(path), source, layout)
     else:
         raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, .pkl, .csv)")
 
@@ -173,11 +168,7 @@ def _looks_like_layout(name: str) -> bool:
 
 def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StripsIntError(source, None, f"cannot read: {exc}") from None
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(read_text(path)))
     missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
     if missing:
         raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from strips_int.errors import StripsIntError
+from strips_int.files import read_text
 
 Pos = tuple[int, int]
 
@@ -102,13 +103,9 @@ def get_layout(name: str) -> Layout:
 def load_grid(path: str | Path) -> Layout:
     """A layout from a grid text file, or an overcooked-ai ``.layout`` file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc}") from None
     if path.suffix == ".layout":
         return _read_layout_file(path, path.stem)
-    return parse_grid(text, path.stem, str(path))
+    return parse_grid(read_text(path), path.stem, str(path))
 
 
 def _overcooked_ai_layout_files() -> dict[str, Path]:
@@ -123,8 +120,8 @@ def _overcooked_ai_layout_files() -> dict[str, Path]:
 def _read_layout_file(path: Path, name: str) -> Layout:
     """An overcooked-ai ``.layout`` file is a Python dict literal: parsed with ast, never run."""
     try:
-        data = ast.literal_eval(path.read_text(encoding="utf-8"))
+        data = ast.literal_eval(read_text(path))
         grid = data["grid"]
-    except (OSError, ValueError, SyntaxError, KeyError, TypeError) as exc:
+    except (ValueError, SyntaxError, KeyError, TypeError) as exc:
         raise StripsIntError(str(path), None, f"not an overcooked-ai layout file: {exc}") from None
     return parse_grid(grid, name, str(path))
