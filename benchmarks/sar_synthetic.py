@@ -46,7 +46,7 @@ def synthetic_trace(steps: int, seed: int, rooms: int = 12) -> dict:
     out = []
     t = 0
     while len(out) < steps:
-        applicable = [a for a in candidates if a.pre <= state and state.isdisjoint(a.neg_pre)]
+        applicable = [a for a in candidates if a.applicable(state)]
         fires = [a for a in applicable if a.actor is None]
         if fires and rng.random() < 0.02:
             action = rng.choice(fires)

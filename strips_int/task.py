@@ -51,6 +51,14 @@ class GroundAction:
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))
 
+    def applicable(self, state: frozenset[Fact] | set[Fact]) -> bool:
+        """Positive preconditions hold in ``state`` and negative ones do not."""
+        return self.pre <= state and state.isdisjoint(self.neg_pre)
+
+    def not_applicable(self, state: frozenset[Fact] | set[Fact]) -> str:
+        """Why the action cannot run in ``state``: each failed precondition, as PDDL."""
+        return f"{self} is not applicable: failed {', '.join(self.failed_preconditions(state))}"
+
     def failed_preconditions(self, state: frozenset[Fact] | set[Fact]) -> list[str]:
         """The preconditions that do not hold in ``state``, as PDDL text."""
         missing = [format_fact(f) for f in sorted(self.pre - state)]

@@ -191,9 +191,8 @@ def execute(trace: Trace) -> Run:
     new_facts = []
     for step in trace.steps:
         action = step.action
-        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):
-            failed = ", ".join(action.failed_preconditions(state))
-            raise StripsIntError(trace.source, step.describe(), f"{action} is not applicable: failed {failed}")
+        if not action.applicable(state):
+            raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
         new_facts.append(action.add - state)
         state -= action.delete
         state |= action.add

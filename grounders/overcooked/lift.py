@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, Problem
+from strips_int.task import Fact, GroundAction, Problem
 from strips_int.trace import Grounder, Step, Trace
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
@@ -78,7 +78,7 @@ class _Lifter:
         self.static: set[Fact] = set()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
-        self._ground_cache: dict[Fact, object] = {}
+        self._ground_cache: dict[Fact, GroundAction] = {}
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
@@ -159,13 +159,16 @@ class _Lifter:
         return name
 
     # -- transitions -------------------------------------------------------------------
-    def ground(self, schema_name: str, args: tuple[str, ...]):
-        key = (schema_name, *args)
-        action = self._ground_cache.get(key)
+    def apply(self, state: set[Fact], atom: Fact) -> str | None:
+        """Apply the ground action ``atom`` to ``state`` in place, or say why it is not applicable."""
+        action = self._ground_cache.get(atom)
         if action is None:
-            action = self.domain.schemas[schema_name].ground(args)
-            self._ground_cache[key] = action
-        return action
+            action = self._ground_cache[atom] = self.domain.schemas[atom[0]].ground(atom[1:])
+        if not action.applicable(state):
+            return action.not_applicable(state)
+        state -= action.delete
+        state |= action.add
+        return None
 
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
                       logged: Move | None) -> Fact | None:
@@ -284,12 +287,9 @@ class _Lifter:
                 continue
             self._mark_cooking_started(tracker, chosen)
             for atom in self.environment(tracker, after):
-                action = self.ground(atom[0], atom[1:])
-                if not (action.pre <= state and state.isdisjoint(action.neg_pre)):
-                    raise self.fail(f"step {i}", f"{action} is not applicable: failed "
-                                    f"{', '.join(action.failed_preconditions(state))}")
-                state -= action.delete
-                state |= action.add
+                failure = self.apply(state, atom)
+                if failure:
+                    raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
             self._cross_check(tracker, i, after)
         for name in tracker.created:
@@ -318,13 +318,10 @@ class _Lifter:
                 if atom is None:
                     continue
                 trial |= {("fresh", name) for name in attempt.created[known:]}
-                action = self.ground(atom[0], atom[1:])
-                if not (action.pre <= trial and trial.isdisjoint(action.neg_pre)):
-                    failure = failure or (f"{action} is not applicable: failed "
-                                          f"{', '.join(action.failed_preconditions(trial))}")
+                why = self.apply(trial, atom)
+                if why:
+                    failure = failure or why
                     break
-                trial -= action.delete
-                trial |= action.add
                 chosen.append(atom)
             else:
                 return attempt, chosen, trial
