@@ -51,9 +51,6 @@ class Reachable:
             out.append(mapping[arg])
         return tuple(out)
 
-    def reachable(self, fact: Fact) -> bool:
-        return self.canonical(fact) in self.facts
-
     def needers(self) -> dict[Fact, frozenset[str]]:
         """For each (canonical) fact, the agents with a reachable ground action that needs it."""
         found: dict[Fact, set[str]] = defaultdict(set)

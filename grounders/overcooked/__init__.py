@@ -65,8 +65,5 @@ def read_traces(
         if terrain is None and not game.layout:
             raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
         chosen = terrain or get_layout(game.layout)
-        meta = {"format": detect(Path(path))}
         who = roles_for(game, roles, ego_seat)
-        if who:
-            meta["roles"] = who
-        yield lift_game(game, chosen, domain, meta)
+        yield lift_game(game, chosen, domain, {"roles": who} if who else None)

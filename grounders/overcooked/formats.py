@@ -21,6 +21,8 @@ from typing import Any, Iterator
 from strips_int.errors import StripsIntError
 from strips_int.files import read_json, read_text
 
+from .layouts import known_layouts
+
 Pos = tuple[int, int]
 #: A player's action: a direction (dx, dy), (0, 0) to stay, or "interact".
 Move = tuple[int, int] | str
@@ -99,13 +101,16 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game]:
     kind = detect(path)
     source = str(path)
     if kind == "zsceval-pickle":
-        yield _read_pickle(path, layout)
+        games: Iterator[Game] = iter([_read_pickle(path, layout)])
     elif kind == "overcooked-ai-csv":
-        yield from _read_csv(path, layout)
+        games = _read_csv(path, layout)
     elif kind == "episode-json":
-        yield _read_episode(read_json(path), source, layout)
+        games = iter([_read_episode(read_json(path), source, layout)])
     else:
         raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, .pkl, .csv)")
+    for game in games:
+        game.meta["format"] = kind
+        yield game
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
@@ -155,15 +160,11 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
         events = data[i * stride + stride - 1]
         if isinstance(events, (list, tuple)):
             deliveries += sum(int(e.get("delivery", 0)) for e in events if isinstance(e, dict))
-    layout = layout or next((p for p in reversed(path.parts[:-1]) if _looks_like_layout(p)), None)
+    if layout is None:  # the rollouts keep their layout in a folder name
+        known = set(known_layouts())
+        layout = next((part for part in reversed(path.parts[:-1]) if part in known), None)
     return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * deliveries,
                 meta={"stride": stride})
-
-
-def _looks_like_layout(name: str) -> bool:
-    from .layouts import ALIASES, known_layouts
-
-    return name in ALIASES or name in known_layouts()
 
 
 def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:

@@ -176,8 +176,8 @@ class _Lifter:
         where = f"step {i} (player {j})"
         p = before.players[j]
         agent, here = agent_name(j), cell(p.pos)
+        target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
         if after is None:  # no following state: only a logged delivery is certain
-            target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
             if logged == INTERACT and p.held and p.held.kind == "soup" and self.layout.tile(target) == "S":
                 soup = tracker.holding[j]
                 tracker.holding[j] = None
@@ -189,7 +189,6 @@ class _Lifter:
             if logged is not None and logged != step:
                 raise self.fail(where, f"player {j} moved by {step} but the logged action is {logged!r}")
             return ("move", agent, here, cell(q.pos))
-        target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
         tile = self.layout.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h):
