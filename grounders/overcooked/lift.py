@@ -85,17 +85,22 @@ class _Lifter:
 
     # -- terrain and the initial state -------------------------------------------------
     def check_terrain(self) -> None:
+        name = self.layout.name
+
+        def shown(pos: Pos) -> str:
+            char = self.layout.tile(pos)
+            return f"outside layout {name}" if char is None else f"{char!r} in layout {name}"
+
         tile = self.layout.tile
         for i, state in enumerate(self.game.states):
             for j, player in enumerate(state.players):
                 if tile(player.pos) != " ":
                     raise self.fail(f"state {i}", f"player {j} stands at {player.pos}, which is "
-                                    f"{tile(player.pos)!r} in layout {self.layout.name}, not floor: "
-                                    "the game does not fit this layout")
+                                    f"{shown(player.pos)}, not floor: the game does not fit this layout")
             for pos, item in state.objects.items():
                 if tile(pos) not in ("X", "P") or (tile(pos) == "P" and item.kind != "soup"):
-                    raise self.fail(f"state {i}", f"a {item.kind} lies at {pos}, which is {tile(pos)!r} in "
-                                    f"layout {self.layout.name}: the game does not fit this layout")
+                    raise self.fail(f"state {i}", f"a {item.kind} lies at {pos}, which is {shown(pos)}: "
+                                    "the game does not fit this layout")
 
     def build_init(self, first: RawState) -> _Tracker:
         layout = self.layout
