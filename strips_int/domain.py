@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.resources
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,6 +169,14 @@ def _parse(parser, text: str, source: str):
         raise StripsIntError(source, f"line {exc.line}, column {exc.column}", first) from None
     except (lark.exceptions.LarkError, PDDLValidationError) as exc:
         raise StripsIntError(source, None, f"invalid PDDL: {exc}") from None
+
+
+def packaged_domain(name: str) -> Path:
+    """The path of a domain shipped with strips_int (``domains/NAME.pddl``, installed as package data)."""
+    path = Path(str(importlib.resources.files("strips_int.domains") / f"{name}.pddl"))
+    if not path.is_file():
+        raise StripsIntError(str(path), None, f"no packaged domain {name!r}")
+    return path
 
 
 def load_domain(path: str | Path) -> Domain:

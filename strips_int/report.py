@@ -183,11 +183,15 @@ def format_text(report: Report) -> str:
             f"  {agent:<{width}}  {row['subtasks']:>9}  {row['triggers']:>8}  {row['accepted_triggers']:>8}  "
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
         )
-    for item in data["interdependencies"]:
-        giver, receiver = item["giver"], item["receiver"]
-        lines.append(
-            f"  step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
-            f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
-            f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
-        )
+    lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
     return "\n".join(lines)
+
+
+def format_interdependence(item: Mapping[str, Any]) -> str:
+    """One interdependence of :meth:`Report.to_dict` as a line of text."""
+    giver, receiver = item["giver"], item["receiver"]
+    return (
+        f"step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
+        f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
+        f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
+    )

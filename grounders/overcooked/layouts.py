@@ -80,9 +80,9 @@ def parse_grid(text: str, name: str, source: str) -> Layout:
     return Layout(name=name, rows=rows)
 
 
-def known_layouts() -> list[str]:
-    """The layout names this package knows, overcooked-ai's included when installed."""
-    return sorted(set(_CLASSIC) | set(ALIASES) | set(_overcooked_ai_layout_files()))
+def known_layouts(aliases: bool = True) -> list[str]:
+    """The layout names this package knows, overcooked-ai's included when installed; old names unless ``aliases`` is False."""
+    return sorted(set(_CLASSIC) | (set(ALIASES) if aliases else set()) | set(_overcooked_ai_layout_files()))
 
 
 def get_layout(name: str) -> Layout:

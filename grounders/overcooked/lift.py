@@ -69,6 +69,63 @@ class _Tracker:
                         dict(self.status), dict(self.kinds), list(self.created), dict(self.counts))
 
 
+def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]:
+    """The objects (cells, stations) and static facts of a layout; ``(auto-cook)`` under old rules."""
+    objects: dict[str, str] = {}
+    static: set[Fact] = set()
+    floor = set(layout.floor())
+    for pos in layout.positions():
+        if pos in floor:
+            objects[cell(pos)] = "cell"
+        elif layout.tile(pos) in STATIONS:
+            objects[station(layout, pos)] = STATIONS[layout.tile(pos)]
+    for x, y in floor:
+        for dx, dy in ((0, -1), (0, 1), (1, 0), (-1, 0)):
+            near = (x + dx, y + dy)
+            if near in floor:
+                static.add(("adjacent", cell((x, y)), cell(near)))
+            elif layout.tile(near) in STATIONS:
+                static.add(("next-to", cell((x, y)), station(layout, near)))
+    static |= {("succ", a, b) for a, b in zip(_NUMS, _NUMS[1:])}
+    if old_rules:
+        static.add(("auto-cook",))
+    return objects, static
+
+
+def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool = True) -> Problem:
+    """A planning problem on ``layout``: players at their start tiles, empty-handed, to deliver ``soups`` soups.
+
+    Every soup gets three fresh ingredients of each kind the layout dispenses
+    (three are needed under old rules) and one dish, and nothing more, which
+    keeps the planner's state space small.
+    """
+    source = f"layout {layout.name}"
+    if soups < 1:
+        raise StripsIntError(source, "--soups", f"need at least 1 soup, not {soups}")
+    starts = layout.starts()
+    if not starts:
+        raise StripsIntError(source, None, "the grid has no start tiles (digits 1, 2, ... on floor)")
+    objects, init = terrain(layout, old_rules)
+    for pos in layout.positions():
+        if layout.tile(pos) == "X":
+            init.add(("empty", station(layout, pos)))
+        elif layout.tile(pos) == "P":
+            init.add(("pot-empty", station(layout, pos)))
+    for j, pos in enumerate(starts):
+        agent = agent_name(j)
+        objects[agent] = "agent"
+        init |= {("at", agent, cell(pos)), ("occupied", cell(pos)), ("hand-empty", agent)}
+    dispensed = {STATIONS[layout.tile(p)] for p in layout.positions() if layout.tile(p) in ("O", "T")}
+    kinds = ["soup", "dish"] * soups + [k for k in ("onion", "tomato") if f"{k}-dispenser" in dispensed] * 3 * soups
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+        objects[f"{kind}{counts[kind]}"] = kind
+        init.add(("fresh", f"{kind}{counts[kind]}"))
+    goal = [("delivered", f"soup{i}") for i in range(1, soups + 1)]
+    return make_problem(domain, f"overcooked-{layout.name}", objects, init, goal, source)
+
+
 class _Lifter:
     """One game's grounding: the initial state, then one transition at a time."""
 
@@ -104,22 +161,9 @@ class _Lifter:
 
     def build_init(self, first: RawState) -> _Tracker:
         layout = self.layout
-        floor = set(layout.floor())
-        for pos in layout.positions():
-            if pos in floor:
-                self.objects[cell(pos)] = "cell"
-            elif layout.tile(pos) in STATIONS:
-                self.objects[station(layout, pos)] = STATIONS[layout.tile(pos)]
-        for x, y in floor:
-            for dx, dy in ((0, -1), (0, 1), (1, 0), (-1, 0)):
-                near = (x + dx, y + dy)
-                if near in floor:
-                    self.static.add(("adjacent", cell((x, y)), cell(near)))
-                elif layout.tile(near) in STATIONS:
-                    self.static.add(("next-to", cell((x, y)), station(layout, near)))
-        self.static |= {("succ", a, b) for a, b in zip(_NUMS, _NUMS[1:])}
-        if self.game.old_rules:
-            self.static.add(("auto-cook",))
+        objects, static = terrain(layout, self.game.old_rules)
+        self.objects.update(objects)
+        self.static |= static
         tracker = _Tracker(holding={}, counters={}, pots={})
         for pos in layout.positions():
             if layout.tile(pos) == "X" and pos not in first.objects:

@@ -1,0 +1,139 @@
+"""Our parsed domain and problem as a unified-planning problem, converted once.
+
+Every agent action gets one extra precondition ``(acting ?actor)`` on a static
+fluent, so the joint problem and each single-agent projection (SPEC section 8)
+are the same UP problem with different initial values: the conversion is done
+once per problem and a projection is a clone. Fast Downward's translator drops
+the actions of agents that do not act, since their precondition is static false.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Collection, Mapping
+
+import unified_planning.model as upm
+from unified_planning.environment import Environment, get_environment
+from unified_planning.plans import ActionInstance
+
+from strips_int.domain import Domain, Schema
+from strips_int.errors import StripsIntError
+from strips_int.task import Fact, GroundAction, Problem
+
+_ROOT = "object"
+
+
+@dataclass(frozen=True)
+class UPTask:
+    """One problem in unified-planning form, and the way back to ground actions."""
+
+    domain: Domain
+    problem: Problem
+    env: Environment
+    joint: upm.Problem
+    acting: upm.Fluent
+    agents: tuple[str, ...]
+    action_names: Mapping[str, str]
+
+    def projection(self, actors: Collection[str], init: Collection[Fact] | None = None) -> upm.Problem:
+        """The problem in which only ``actors`` act, from ``init`` (a subset of the problem's; default all of it)."""
+        projected = self.joint.clone()
+        for agent in self.agents:
+            if agent not in actors:
+                projected.set_initial_value(self.acting(projected.object(agent)), False)
+        if init is not None:
+            for fact in self.problem.init.difference(init):
+                projected.set_initial_value(_atom(projected, fact), False)
+        return projected
+
+    def ground(self, instance: ActionInstance) -> GroundAction:
+        """A plan step as a ground action of our domain."""
+        args = tuple(str(p.object().name) for p in instance.actual_parameters)
+        return self.domain.schemas[self.action_names[instance.action.name]].ground(args)
+
+
+def _atom(problem: upm.Problem, fact: Fact) -> upm.FNode:
+    fluent = problem.fluent(fact[0])
+    return fluent(*(problem.object(arg) for arg in fact[1:]))
+
+
+def to_unified_planning(domain: Domain, problem: Problem) -> UPTask:
+    """Convert ``problem`` (with its domain) to a unified-planning problem.
+
+    Raises :class:`StripsIntError` for what UP cannot type (``either`` types).
+    """
+    env = get_environment()  # UP's grounder (pyperplan's path) only works in the global environment
+    types: dict[str, upm.Type] = {_ROOT: env.type_manager.UserType(_ROOT)}
+
+    def user_type(name: str) -> upm.Type:
+        if name not in types:
+            parent = domain.parents.get(name, _ROOT)
+            types[name] = env.type_manager.UserType(name, user_type(parent))
+        return types[name]
+
+    def single(allowed: frozenset[str], where: str) -> upm.Type:
+        if len(allowed) != 1:
+            raise StripsIntError(domain.source, where, f"'either' types ({' '.join(sorted(allowed))}) "
+                                 "cannot be given to the planner")
+        return user_type(next(iter(allowed)))
+
+    up_problem = upm.Problem(problem.name, env)
+    acting_name = "acting"
+    while acting_name in domain.predicates:
+        acting_name = "strips-int-" + acting_name
+    acting = upm.Fluent(acting_name, env.type_manager.BoolType(), OrderedDict(a=user_type("agent")), env)
+    up_problem.add_fluent(acting, default_initial_value=False)
+    for pred, arg_types in domain.predicates.items():
+        signature = OrderedDict((f"x{i}", single(t, f"predicate {pred}")) for i, t in enumerate(arg_types))
+        up_problem.add_fluent(upm.Fluent(pred, env.type_manager.BoolType(), signature, env),
+                              default_initial_value=False)
+    for obj, obj_type in sorted(problem.objects.items()):
+        up_problem.add_object(upm.Object(obj, user_type(obj_type), env))
+    names = {}
+    for schema in domain.schemas.values():
+        name = schema.name
+        while name in domain.predicates or name == acting_name:  # UP wants one name per element
+            name += "-action"
+        names[name] = schema.name
+        up_problem.add_action(_action(schema, name, up_problem, acting, single, env))
+    agents = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
+    for agent in agents:
+        up_problem.set_initial_value(acting(up_problem.object(agent)), True)
+    for fact in sorted(problem.init):
+        up_problem.set_initial_value(_atom(up_problem, fact), True)
+    for fact in sorted(problem.goal):
+        up_problem.add_goal(_atom(up_problem, fact))
+    return UPTask(domain, problem, env, up_problem, acting, agents, names)
+
+
+def _action(schema: Schema, name: str, up_problem: upm.Problem, acting: upm.Fluent, single, env: Environment):
+    params = OrderedDict(
+        (name, single(types, f"action {schema.name}")) for name, types in zip(schema.params, schema.param_types)
+    )
+    action = upm.InstantaneousAction(name, params, env)
+    em = env.expression_manager
+
+    def term(t: int | str):
+        return action.parameter(schema.params[t]) if isinstance(t, int) else up_problem.object(t)
+
+    def atom(template) -> upm.FNode:
+        pred, terms = template
+        return up_problem.fluent(pred)(*(term(t) for t in terms))
+
+    if schema.actor is not None:
+        action.add_precondition(acting(action.parameter(schema.params[schema.actor])))
+    for template in schema.pre:
+        action.add_precondition(atom(template))
+    for template in schema.neg_pre:
+        action.add_precondition(em.Not(atom(template)))
+    for a, b in schema.equal:
+        action.add_precondition(em.Equals(term(a), term(b)))
+    for a, b in schema.unequal:
+        action.add_precondition(em.Not(em.Equals(term(a), term(b))))
+    for template in set(schema.delete) - set(schema.add):  # PDDL: an add wins over a delete
+        action.add_effect(atom(template), False)
+    for template in schema.add:
+        action.add_effect(atom(template), True)
+    return action
+

@@ -1,0 +1,144 @@
+"""Required cooperation with a real planner (Fast Downward, pyperplan): verdicts, reasons, joint plans."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from helpers import EXAMPLES, ROOT, SAR
+
+from strips_int import load_domain, load_problem
+from strips_int.domain import packaged_domain
+from strips_int.grounders.overcooked import get_layout, load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.rc import main, required_cooperation
+
+CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
+
+
+@pytest.fixture(scope="module")
+def layout_table(tmp_path_factory):
+    """``--all-layouts --out table.csv``, run once: every classic layout classified."""
+    out = tmp_path_factory.mktemp("rc") / "layouts.csv"
+    assert main(["--all-layouts", "--out", str(out)]) == 0
+    with open(out, newline="") as handle:
+        return {row["layout"]: row for row in csv.DictReader(handle)}
+
+
+@pytest.fixture(scope="module")
+def overcooked():
+    return load_domain(packaged_domain("overcooked"))
+
+
+def test_forced_coordination_requires_cooperation_for_reach(layout_table):
+    row = layout_table["forced_coordination"]
+    assert (row["verdict"], row["reason"]) == ("RC", "reach")
+    # Three onions and a dish handed over the middle counter.
+    assert row["interdependencies"] == row["constructive"] == "4"
+
+
+@pytest.mark.parametrize("name", ["cramped_room", "asymmetric_advantages", "coordination_ring", "counter_circuit"])
+def test_open_layouts_are_not_rc(layout_table, name):
+    row = layout_table[name]
+    assert (row["verdict"], row["reason"]) == ("non-RC", "")
+    assert int(row["joint plan length"]) > 0
+    assert float(row["seconds"]) < 60
+
+
+def test_fire_in_front_of_victim_requires_both_capabilities(sar):
+    result = required_cooperation(sar, load_problem(sar, EXAMPLES / "fire-out.problem.pddl"))
+    assert (result.verdict, result.reason) == ("RC", "capability")
+    nurse, firefighter = result.agents["nurse1"], result.agents["firefighter1"]
+    assert nurse.solvable_alone is False and nurse.search.proof == "relaxed reachability"
+    assert nurse.why.missing_actions == ("extinguish",)
+    assert nurse.why.unreachable_goals == (("treated", "v3"),)
+    assert ("fire-free", "kitchen") in nurse.why.first_missing
+    assert firefighter.why.missing_actions == ("treat",)
+    # The joint plan: extinguish, then the nurse walks in and treats (3 interdependences, all constructive).
+    [report] = result.reports
+    assert report.achieved == {("treated", "v3")}
+    assert report.counts["constructive"] == report.counts["interdependencies"] >= 2
+    assert {report.steps[i.giver].action.name for i in report.interdependencies} >= {"extinguish"}
+
+
+def test_without_fire_the_nurse_does_it_alone(sar):
+    result = required_cooperation(sar, load_problem(sar, EXAMPLES / "no-fire.problem.pddl"))
+    assert result.verdict == "non-RC" and result.reason is None
+    nurse = result.agents["nurse1"]
+    assert nurse.solvable_alone is True
+    assert [a.name for a in nurse.search.plan] == ["move", "search", "treat"]
+    assert result.agents["firefighter1"].solvable_alone is False
+
+
+def test_pyperplan_fallback_finds_the_same_verdict(sar):
+    result = required_cooperation(sar, load_problem(sar, EXAMPLES / "no-fire.problem.pddl"), planner="pyperplan")
+    assert result.verdict == "non-RC" and result.planner == "pyperplan"
+    assert [a.name for a in result.agents["nurse1"].search.plan] == ["move", "search", "treat"]
+
+
+def test_an_idle_partners_body_blocks_the_way(overcooked):
+    problem = layout_problem(load_grid(CORRIDOR), overcooked)
+    idle = required_cooperation(overcooked, problem, others="idle")
+    assert (idle.verdict, idle.reason) == ("RC", "other")
+    for agent in idle.agents.values():
+        assert agent.solvable_alone is False and agent.search.proof == "exhausted search"
+    absent = required_cooperation(overcooked, problem, others="absent")
+    assert absent.verdict == "non-RC"
+    assert all(agent.solvable_alone for agent in absent.agents.values())
+
+
+def test_a_planner_timeout_is_unknown_never_a_guess(overcooked):
+    problem = layout_problem(load_grid(CORRIDOR), overcooked)
+    result = required_cooperation(overcooked, problem, timeout=0.01)
+    assert result.verdict == "unknown"
+    assert all(agent.solvable_alone is None and agent.why is None for agent in result.agents.values())
+    assert result.joint.status == "unknown" and result.reports == ()
+
+
+def test_several_joint_plans_from_the_anytime_search(overcooked):
+    problem = layout_problem(get_layout("cramped_room"), overcooked)
+    result = required_cooperation(overcooked, problem, plans=2)
+    assert len(result.reports) == 2
+    first, second = (tuple(s.action for s in r.steps) for r in result.reports)
+    assert first != second and len(second) < len(first)
+
+
+def test_json_output_for_a_pddl_problem(capsys):
+    assert main([str(SAR), str(EXAMPLES / "fire-out.problem.pddl"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "RC" and data["reason"] == "capability"
+    assert data["agents"]["nurse1"]["solvable_alone"] is False
+    assert data["agents"]["nurse1"]["reason"] == "capability"
+    assert data["agents"]["nurse1"]["plan"] is None
+    assert data["joint_plan"][0].startswith("(extinguish firefighter1")
+    assert {i["category"] for i in data["interdependencies"]} == {"constructive"}
+
+
+def test_layout_option_with_soups(capsys):
+    assert main(["--layout", "forced_coordination", "--soups", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "RC"
+    assert sum(line.startswith("(deliver ") for line in data["joint_plan"]) == 2
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--layout", "nowhere"], "unknown layout 'nowhere'"),
+        ([str(SAR), str(EXAMPLES / "missing.problem.pddl")], "missing.problem.pddl"),
+        (["--layout", "cramped_room", "--soups", "0"], "need at least 1 soup"),
+        (["--layout", "cramped_room", "--planner", "lpg"], "unknown planner 'lpg'"),
+    ],
+)
+def test_bad_input_is_one_error_line(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_missing_problem_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(SAR)])
+    assert exit_info.value.code == 2
+    assert "give DOMAIN PROBLEM" in capsys.readouterr().err
