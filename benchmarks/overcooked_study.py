@@ -1,45 +1,71 @@
-"""Time grounding and analysing the user study's 302 Overcooked games (goal: < 10 ms per game).
+"""Time the whole pipeline on the real games, per stage (goal: 50x the paper's 0.53 s per game).
 
-    python benchmarks/overcooked_study.py [DATA_DIR]    # default ../shared/data
+    python benchmarks/overcooked_study.py [DATA_DIR] [--jobs N]    # default ../shared/data, all cores
 
-Prints, per stage (read + ground, analyse), the total and per-game time on one core.
+For the 302 user-study games and the 53 rollouts, on one core: read (file to
+raw states), ground (raw states to a checked symbolic trace), analyse
+(execute, causal graph, interdependences, triggers), per game and in games
+per second. Then the same end to end through ``strips_int.evaluate`` with
+``--jobs`` processes, the way a user runs it.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+import os
 import time
 from pathlib import Path
 
 from strips_int import analyze_run, execute, load_domain
-from strips_int.grounders.overcooked import read_traces
+from strips_int.evaluate import Inputs, evaluate, game_files
+from strips_int.grounders.overcooked import get_layout, lift_game, roles_for
+from strips_int.grounders.overcooked.formats import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
+PAPER_SECONDS_PER_GAME = 0.53
+
+
+def stages(domain, files: list[Path]) -> tuple[int, int, float, float, float]:
+    """Games, symbolic steps and seconds spent reading, grounding and analysing ``files`` on one core."""
+    read = ground = analyse = 0.0
+    games = steps = 0
+    for path in files:
+        t0 = time.perf_counter()
+        raw = list(read_games(path))
+        t1 = time.perf_counter()
+        traces = [lift_game(g, get_layout(g.layout), domain, {"roles": roles_for(g)}) for g in raw]
+        t2 = time.perf_counter()
+        for trace in traces:
+            analyze_run(domain, execute(trace))
+        t3 = time.perf_counter()
+        read, ground, analyse = read + t1 - t0, ground + t2 - t1, analyse + t3 - t2
+        games += len(traces)
+        steps += sum(len(t.steps) for t in traces)
+    return games, steps, read, ground, analyse
 
 
 def main() -> None:
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data"
-    games = sorted((data / "user-study").glob("*/*.json"))
-    if not games:
-        sys.exit(f"no user-study games under {data}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, nargs="?", default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--jobs", type=int, default=None, help="processes for the end-to-end run (default: all)")
+    args = parser.parse_args()
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
-    ground = analyse = 0.0
-    steps = 0
-    for path in games:
-        t0 = time.perf_counter()
-        [trace] = read_traces(path, domain)
-        t1 = time.perf_counter()
-        analyze_run(domain, execute(trace))
-        t2 = time.perf_counter()
-        ground += t1 - t0
-        analyse += t2 - t1
-        steps += len(trace.steps)
-    n = len(games)
-    print(f"{n} games, {steps} symbolic steps")
-    print(f"read + ground: {ground:.2f} s ({1000 * ground / n:.1f} ms/game)")
-    print(f"analyse:       {analyse:.2f} s ({1000 * analyse / n:.1f} ms/game)")
-    print(f"total:         {ground + analyse:.2f} s ({1000 * (ground + analyse) / n:.1f} ms/game, "
-          f"{n / (ground + analyse):.0f} games/s)")
+    for name in ("user-study", "zsceval-rollouts"):
+        files = game_files([args.data / name])
+        if not files:
+            raise SystemExit(f"no games under {args.data / name}")
+        games, steps, read, ground, analyse = stages(domain, files)
+        total = read + ground + analyse
+        print(f"{name}: {games} games, {steps} symbolic steps, one core")
+        for stage, seconds in (("read", read), ("ground", ground), ("analyse", analyse), ("total", total)):
+            print(f"  {stage:<8} {seconds:6.2f} s  {1000 * seconds / games:6.1f} ms/game")
+        print(f"  {games / total:.0f} games/s; {PAPER_SECONDS_PER_GAME / (total / games):.0f}x the paper's 0.53 s/game")
+        jobs = args.jobs or os.cpu_count() or 1
+        start = time.perf_counter()
+        rows = [r for batch in evaluate(domain, files, Inputs(), jobs) for r in batch]
+        seconds = time.perf_counter() - start
+        print(f"  end to end with {jobs} processes: {seconds:.2f} s, {len(rows) / seconds:.0f} games/s, "
+              f"{PAPER_SECONDS_PER_GAME / (seconds / len(rows)):.0f}x the paper")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from .formats import Game, detect, human_seat, read_games
 from .layouts import Layout, get_layout, known_layouts, load_grid, parse_grid
 from .lift import agent_name, lift_game
 
-__all__ = ["Layout", "detect", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
+__all__ = ["Layout", "dataset_keys", "detect", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
            "read_traces", "roles_for"]
 
 _RANK = re.compile(r"__traj_(\d+)_\d+\.pkl$")
@@ -51,6 +51,22 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
     return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
 
 
+def dataset_keys(path: str | Path) -> dict[str, str]:
+    """Group keys from the folder names of the data sets in shared/data/README.md.
+
+    ``user-study/<agent>/<date>_human=<seat>.json`` gives agent and partner
+    ``human``; ``<layout>/<partner>-<agent>/<run>__traj_<rank>_<n>.pkl`` gives
+    agent and partner population. Other paths give nothing.
+    """
+    path = Path(path)
+    if human_seat(str(path)) is not None:
+        return {"agent": path.parent.name, "partner": "human"}
+    if _RANK.search(path.name) and "-" in path.parent.name:
+        partner, agent = path.parent.name.rsplit("-", 1)
+        return {"agent": agent, "partner": partner}
+    return {}
+
+
 def read_traces(
     path: str | Path,
     domain: Domain,
@@ -66,4 +82,4 @@ def read_traces(
             raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
         chosen = terrain or get_layout(game.layout)
         who = roles_for(game, roles, ego_seat)
-        yield lift_game(game, chosen, domain, {"roles": who} if who else None)
+        yield lift_game(game, chosen, domain, {**dataset_keys(game.source), **({"roles": who} if who else {})})

@@ -16,7 +16,7 @@ import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from strips_int.errors import StripsIntError
 from strips_int.files import read_json, read_text
@@ -204,16 +204,23 @@ def _objects_of(state: Any) -> list:
     return list(objects.values()) if isinstance(objects, dict) else list(objects)
 
 
-def _pos(value: Any, source: str, where: str) -> Pos:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+def _pos(value: Any, source: str, index: int, player: int | None = None) -> Pos:
+    """A position ``[x, y]``; the error names the state (and player). Hot: the message is built only on failure."""
+    if type(value) in (list, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return (value[0], value[1])
+    where = f"state {index}" if player is None else f"state {index}, player {player}"
     raise StripsIntError(source, where, f"expected a position [x, y], found {value!r}")
 
 
-def _item(data: Any, source: str, where: str, cook_time: int = DEFAULT_COOK_TIME) -> Item:
-    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags)."""
+def _item(data: Any, source: str, where: Callable[[], str], cook_time: int = DEFAULT_COOK_TIME) -> Item:
+    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags).
+
+    ``where()`` names the place for an error; it is a function so the hot path builds no text.
+    """
+    if type(data) is dict and data.get("name", "soup") != "soup" and type(data["name"]) is str:
+        return Item(data["name"])
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise StripsIntError(source, where, f"expected an object with a name, found {data!r}")
+        raise StripsIntError(source, where(), f"expected an object with a name, found {data!r}")
     kind = data["name"]
     if kind != "soup":
         return Item(kind)
@@ -223,7 +230,7 @@ def _item(data: Any, source: str, where: str, cook_time: int = DEFAULT_COOK_TIME
         return Item(kind, ingredients, status)
     state = data.get("state")
     if not (isinstance(state, (list, tuple)) and len(state) == 3):
-        raise StripsIntError(source, where, f"a soup's state must be (ingredient, count, ticks), found {state!r}")
+        raise StripsIntError(source, where(), f"a soup's state must be (ingredient, count, ticks), found {state!r}")
     ingredient, count, ticks = state
     status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
     return Item(kind, (ingredient,) * int(count), status)
@@ -239,14 +246,14 @@ def _state(data: Any, source: str, index: int, cook_time: int = DEFAULT_COOK_TIM
             raise StripsIntError(source, where, f"player {j} is not an object")
         held = player.get("held_object")
         players.append(Player(
-            pos=_pos(player.get("position"), source, f"{where}, player {j}"),
-            facing=_pos(player.get("orientation"), source, f"{where}, player {j}"),
-            held=None if held is None else _item(held, source, f"{where}, player {j}", cook_time),
+            pos=_pos(player.get("position"), source, index, j),
+            facing=_pos(player.get("orientation"), source, index, j),
+            held=None if held is None else _item(held, source, lambda: f"{where}, player {j}", cook_time),
         ))
     objects = {}
     for obj in _objects_of(data):
-        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, where)
-        objects[pos] = _item(obj, source, f"{where}, object at {pos}", cook_time)
+        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
+        objects[pos] = _item(obj, source, lambda: f"{where}, object at {pos}", cook_time)
     return RawState(players=tuple(players), objects=objects)
 
 

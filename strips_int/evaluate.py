@@ -1,0 +1,251 @@
+"""``python -m strips_int.evaluate DOMAIN PATH... --out DIR [--jobs N] [--group-by KEY,...]``
+
+Analyse every game under the given files and folders, in parallel, and write
+paper tables:
+
+* ``DIR/games.jsonl`` then ``DIR/games.csv``: one row per game (source,
+  group keys, reward, every count, each role's trigger figures, error);
+* ``DIR/summary.csv`` (long: one row per group and metric), ``summary.md`` and
+  ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
+  reward, Int_cons, Int_non-cons and the trigger percentages, per group.
+
+Rows are streamed to disk as games finish, so memory stays flat in the number
+of games; a broken game is a row with its error and makes the exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import functools
+import json
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from strips_int.grounders import read_input
+
+from .domain import Domain, load_domain
+from .errors import StripsIntError
+from .report import Report, analyze
+from .stats import Summary, group_rows, number, summarize
+
+#: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
+GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
+COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
+#: The metrics of the summary tables, with the names papers use.
+METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "non_constructive": "Int_non-cons"}
+ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """How to read raw games (the grounder options of ``strips_int.check``)."""
+
+    layout: str | None = None
+    grid: str | None = None
+    roles: tuple[str, ...] | None = None
+    ego_seat: str | None = None
+
+
+def game_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The given files, and every game file under the given folders, sorted; a missing path is an error."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in GAME_SUFFIXES)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise StripsIntError(str(path), None, "no such file or folder")
+    return found
+
+
+def game_row(report: Report) -> dict[str, Any]:
+    """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's triggers."""
+    meta = report.meta
+    roles = meta.get("roles") or {}
+    row: dict[str, Any] = {"source": report.source, "folder": Path(report.source).parent.name}
+    row.update({k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool)) and k not in row})
+    row["roles"] = ";".join(f"{agent}={role}" for agent, role in roles.items())
+    row["steps"] = len(report.steps)
+    row["goal_facts"], row["goal_achieved"] = len(report.goal), len(report.achieved)
+    row.update(report.counts)
+    for agent, tasks in report.tasks.items():
+        role = roles.get(agent, agent)
+        row[f"{role}_subtasks"] = len(tasks.subtasks)
+        row[f"{role}_triggers"] = len(tasks.triggers)
+        row[f"{role}_accepted"] = len(tasks.accepted)
+        row[f"{role}_pct_triggers"] = tasks.pct_triggers
+        row[f"{role}_pct_not_accepted"] = tasks.pct_not_accepted
+    row["error"] = ""
+    return row
+
+
+def file_rows(domain: Domain, inputs: Inputs, path: Path) -> list[dict[str, Any]]:
+    """The rows of every game in one file; an unreadable game is a row with its error."""
+    rows = []
+    try:
+        for trace in read_input(path, domain, layout=inputs.layout, grid=inputs.grid, roles=inputs.roles,
+                                ego_seat=inputs.ego_seat):
+            rows.append(game_row(analyze(domain, trace)))
+    except StripsIntError as exc:
+        rows.append({"source": str(path), "folder": path.parent.name, "error": str(exc)})
+    return rows
+
+
+def evaluate(domain: Domain, files: Sequence[Path], inputs: Inputs, jobs: int = 1) -> Iterator[list[dict[str, Any]]]:
+    """The rows of each file, in ``files`` order, computed by ``jobs`` processes."""
+    work = functools.partial(file_rows, domain, inputs)
+    if jobs <= 1:
+        yield from map(work, files)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(work, files, chunksize=4)
+
+
+def write_games_csv(jsonl: Path, out: Path) -> list[str]:
+    """``games.csv`` from the streamed ``games.jsonl`` (two passes: columns, then rows); returns the columns."""
+    columns: dict[str, None] = {}
+    with open(jsonl) as handle:
+        for line in handle:
+            columns.update(dict.fromkeys(json.loads(line)))
+    first = ["source", "folder", "layout", "agent", "partner", "roles", "reward"]
+    ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"] + ["error"]
+    with open(jsonl) as handle, open(out, "w", newline="") as target:
+        writer = csv.DictWriter(target, ordered)
+        writer.writeheader()
+        for line in handle:
+            writer.writerow({k: ("" if v is None else v) for k, v in json.loads(line).items()})
+    return ordered
+
+
+def summary_metrics(columns: Sequence[str]) -> list[str]:
+    """Reward, Int_cons, Int_non-cons, then each role's trigger percentages, as present."""
+    metrics = [m for m in METRIC_NAMES if m in columns]
+    return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
+
+
+def summarize_games(games_csv: Path, keys: Sequence[str], resamples: int = 2000, seed: int = 0
+                    ) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
+    """Per group of the analysed games (errors left out), each metric's :class:`Summary`."""
+    with open(games_csv, newline="") as handle:
+        reader = csv.DictReader(handle)
+        metrics = summary_metrics(reader.fieldnames or [])
+        rows = [row for row in reader if not row["error"]]
+    table = {}
+    for group, members in group_rows(rows, keys).items():
+        table[group] = {m: summarize([number(r[m]) for r in members], resamples, seed) for m in metrics}
+    return metrics, table
+
+
+def metric_label(metric: str) -> str:
+    if metric in METRIC_NAMES:
+        return METRIC_NAMES[metric]
+    role, _, what = metric.rpartition("_pct_")
+    return f"%{role} {'trig' if what == 'triggers' else 'not-acc'}"
+
+
+def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
+                    table: dict[tuple[str, ...], dict[str, Summary]]) -> None:
+    """``summary.csv`` (long), ``summary.md`` and ``summary.tex`` (one row per group: mean [95 % CI])."""
+    with open(out / "summary.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([*keys, "metric", "n", "mean", "sd", "ci_low", "ci_high"])
+        for group, cells in table.items():
+            for metric, s in cells.items():
+                writer.writerow([*group, metric, s.n, *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
+
+    def cell(s: Summary) -> str:
+        return "-" if s.n == 0 else f"{s.mean:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]"
+
+    header = [*keys, "games", *(metric_label(m) for m in metrics)]
+    body = [[*group, str(max(s.n for s in cells.values())), *(cell(cells[m]) for m in metrics)]
+            for group, cells in table.items()]
+    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in body]
+    (out / "summary.md").write_text("Mean [95 % bootstrap CI] per group.\n\n" + "\n".join(md) + "\n")
+
+    def tex(text: str) -> str:
+        return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
+
+    lines = [r"\begin{tabular}{" + "l" * len(keys) + "r" * (len(header) - len(keys)) + "}", r"\toprule",
+             " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
+    lines += [" & ".join(tex(c) for c in r) + r" \\" for r in body]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    (out / "summary.tex").write_text("% Mean [95 % bootstrap CI] per group; needs \\usepackage{booktabs}\n"
+                                     + "\n".join(lines) + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m strips_int.evaluate",
+                                     description="Analyse many games and write per-game and grouped tables.")
+    parser.add_argument("domain", type=Path, help="PDDL domain file")
+    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="game files or folders (walked)")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument("--group-by", default="layout,agent", type=lambda t: [k for k in t.split(",") if k],
+                        metavar="KEY,...", help="group keys: meta keys (layout, agent, partner, rules, format, ...) "
+                        "or folder (default: layout,agent)")
+    parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--layout", help="Overcooked layout name (default: the one each game names)")
+    parser.add_argument("--grid", help="Overcooked grid text file")
+    parser.add_argument("--roles", type=lambda text: tuple(text.split(",")), metavar="ROLE,ROLE",
+                        help="who played each seat (default: human=<seat> in user-study file names)")
+    parser.add_argument("--ego-seat", metavar="auto|SEAT", help="rollouts: the ego agent's seat, or auto")
+    return parser
+
+
+def _progress(done: int, total: int, games: int, errors: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    print(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} files, {games} games, {errors} errors",
+          end="", file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    start = time.perf_counter()
+    try:
+        domain = load_domain(args.domain)
+        files = game_files(args.paths)
+        if not files:
+            raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
+        args.out.mkdir(parents=True, exist_ok=True)
+    except (StripsIntError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    inputs = Inputs(args.layout, args.grid, args.roles, args.ego_seat)
+    jsonl = args.out / "games.jsonl"
+    games = errors = 0
+    tty = sys.stderr.isatty()
+    with open(jsonl, "w") as handle:
+        for done, rows in enumerate(evaluate(domain, files, inputs, args.jobs), start=1):
+            for row in rows:
+                handle.write(json.dumps(row) + "\n")
+                games += not row["error"]
+                errors += bool(row["error"])
+                if row["error"]:
+                    print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
+            if tty:
+                _progress(done, len(files), games, errors)
+    if tty:
+        print(file=sys.stderr)
+    columns = write_games_csv(jsonl, args.out / "games.csv")
+    missing = [k for k in args.group_by if k not in columns]
+    if missing:
+        print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
+    metrics, table = summarize_games(args.out / "games.csv", args.group_by, args.resamples, args.seed)
+    write_summaries(args.out, args.group_by, metrics, table)
+    seconds = time.perf_counter() - start
+    print(f"{games} games, {errors} errors, {seconds:.1f} s ({games / seconds:.1f} games/s) -> {args.out}",
+          file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""``python -m strips_int.evaluate``: per-game rows, grouped tables, errors, the real user study."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+
+import pytest
+from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
+
+from strips_int.evaluate import main
+from strips_int.stats import summarize
+
+
+def read_csv(path):
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_summary_statistics_are_exact_and_deterministic():
+    s = summarize([1.0, 2.0, 3.0, None])
+    assert (s.n, s.mean, s.sd) == (3, 2.0, 1.0)
+    assert 1.0 <= s.ci_low <= 2.0 <= s.ci_high <= 3.0
+    assert summarize([1.0, 2.0, 3.0]) == summarize([1.0, 2.0, 3.0])
+    assert summarize([None]).n == 0
+
+
+def test_a_folder_of_traces_with_one_broken_game(tmp_path, capsys):
+    games = tmp_path / "games"
+    shutil.copytree(EXAMPLES, games)
+    (games / "broken.trace.json").write_text('{"format": "strips-int-trace/1", "steps": [')
+    out = tmp_path / "out"
+    assert main([str(SAR), str(games), "--out", str(out), "--jobs", "2", "--group-by", "folder"]) == 1
+    err = capsys.readouterr().err
+    assert "broken.trace.json" in err and "4 games, 1 errors" in err
+    rows = read_csv(out / "games.csv")
+    assert len(rows) == 5
+    by_name = {r["source"].rsplit("/", 1)[1]: r for r in rows}
+    assert by_name["broken.trace.json"]["error"].startswith(str(games / "broken.trace.json"))
+    assert by_name["medkit-loop.trace.json"]["looping"] == "2"
+    assert by_name["fire-out.trace.json"]["constructive"] == "2"
+    assert by_name["kit-pass.trace.json"]["firefighter1_pct_triggers"] == "50.0"
+    summary = read_csv(out / "summary.csv")
+    cons = next(r for r in summary if r["metric"] == "constructive")
+    assert (cons["folder"], cons["n"], float(cons["mean"])) == ("games", "4", 1.0)  # (1 + 1 + 2 + 0) / 4
+    assert "| folder | games | Int_cons | Int_non-cons |" in (out / "summary.md").read_text()
+    assert r"\toprule" in (out / "summary.tex").read_text()
+
+
+def test_missing_path_is_a_usage_error(tmp_path, capsys):
+    assert main([str(SAR), str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 2
+    assert "nowhere: no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "user-study").is_dir(), reason="needs ../shared/data")
+def test_user_study_rewards_match_the_data_readme(tmp_path):
+    out = tmp_path / "study"
+    assert main([str(ROOT / "domains" / "overcooked.pddl"), str(SHARED_DATA / "user-study"), "--out", str(out)]) == 0
+    rows = read_csv(out / "games.csv")
+    assert len(rows) == 302 and not any(r["error"] for r in rows)
+    summary = {(r["layout"], r["agent"], r["metric"]): r for r in read_csv(out / "summary.csv")}
+    # shared/data/README.md: games and mean reward per agent and layout.
+    readme = {("counter_circuit", "cole"): (35, 80.57), ("forced_coordination", "cole"): (34, 57.06),
+              ("counter_circuit", "fcp"): (43, 26.05), ("forced_coordination", "fcp"): (41, 37.56),
+              ("counter_circuit", "hsp"): (36, 48.33), ("forced_coordination", "hsp"): (37, 66.49),
+              ("counter_circuit", "mep"): (38, 51.58), ("forced_coordination", "mep"): (38, 47.37)}
+    for (layout, agent), (n, reward) in readme.items():
+        row = summary[layout, agent, "reward"]
+        assert int(row["n"]) == n and float(row["mean"]) == pytest.approx(reward, abs=0.005)
+    # The human's trigger figures are there for every group.
+    assert int(summary["forced_coordination", "hsp", "human_pct_triggers"]["n"]) == 37
