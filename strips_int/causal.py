@@ -68,3 +68,16 @@ def relevant_steps(graph: nx.MultiDiGraph) -> dict[int, Fact]:
                 reason[earlier] = reason[node]
                 queue.append(earlier)
     return reason
+
+
+def influence_trajectory(graph: nx.MultiDiGraph, obj: str | None = None, since: int = 0) -> nx.MultiDiGraph:
+    """SPEC section 7: the steps at or after time ``since`` whose action mentions ``obj``, with their links.
+
+    ``obj`` None keeps every step from ``since`` (the whole influence graph).
+    """
+
+    def mentions(data: dict) -> bool:
+        return obj is None or obj in data["action"][1:-1].split()[1:]
+
+    keep = [n for n, data in graph.nodes(data=True) if n != INIT and data["t"] >= since and mentions(data)]
+    return graph.subgraph(keep).copy()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from strips_int.grounders import read_input
+from strips_int.visualize import plot_timeline, save, write_graphml
 
 from .domain import load_domain, load_problem
 from .errors import StripsIntError
@@ -38,9 +39,34 @@ def build_parser() -> argparse.ArgumentParser:
                         help="who played each seat, e.g. human,ai (default: human=<seat> in user-study file names)")
     parser.add_argument("--ego-seat", metavar="auto|SEAT",
                         help="rollouts: the ego agent's seat, or 'auto' for the ZSC-Eval rank rule")
+    parser.add_argument("--plot", type=Path, metavar="OUT",
+                        help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")
+    parser.add_argument("--graphml", type=Path, metavar="OUT",
+                        help="write each trace's causal graph: OUT.graphml, or a folder with several traces")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
     return parser
+
+
+class _Outputs:
+    """Where each trace's figure or graph goes: OUT itself for one trace, else OUT/<trace name><suffix>."""
+
+    def __init__(self, several: bool) -> None:
+        self.several = several
+        self.used: set[Path] = set()
+
+    def path(self, out: Path, source: str, suffix: str) -> Path:
+        if not self.several and not out.is_dir() and out.suffix and out not in self.used:
+            self.used.add(out)
+            return out
+        self.several = True  # a second game from one file (a CSV of trials) also needs a folder
+        stem = Path(source).name.removesuffix(".json").removesuffix(".trace")
+        path, n = out / f"{stem}{suffix}", 1
+        while path in self.used:
+            n += 1
+            path = out / f"{stem}-{n}{suffix}"
+        self.used.add(path)
+        return path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,12 +84,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:
         try:
             for trace in read_input(path, domain, problem, layout=args.layout, grid=args.grid,
                                     roles=args.roles, ego_seat=args.ego_seat):
                 report = analyze(domain, trace)
+                if args.plot:
+                    save(plot_timeline(report), outputs.path(args.plot, trace.source, ".png"))
+                if args.graphml:
+                    write_graphml(report, outputs.path(args.graphml, trace.source, ".graphml"))
                 if args.json:
                     print(json.dumps(report.to_dict()), flush=True)
                 else:

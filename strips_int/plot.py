@@ -1,0 +1,69 @@
+"""``python -m strips_int.plot``: figures for papers.
+
+    python -m strips_int.plot timeline DOMAIN TRACE --out FIG.{png,pdf,svg}
+    python -m strips_int.plot influence DOMAIN TRACE [--object O] [--since T] --out FIG
+    python -m strips_int.plot summary DIR/summary.csv --out FIG
+
+``TRACE`` is anything ``strips_int.check`` reads (its first game). Exit
+status 0, or 2 with one ``error:`` line for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from strips_int.grounders import read_input
+from strips_int.visualize import plot_influence, plot_summary, plot_timeline, save
+
+from .domain import load_domain
+from .errors import StripsIntError
+from .report import Report, analyze
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m strips_int.plot", description="Figures for papers.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
+                       ("influence", "the object-influence graph (SPEC section 7)")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("domain", type=Path)
+        command.add_argument("trace", type=Path)
+        command.add_argument("--layout", help="Overcooked layout name (default: the game's)")
+        command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
+    influence = commands.choices["influence"]
+    influence.add_argument("--object", help="the object to follow (default: every step)")
+    influence.add_argument("--since", type=int, default=0, help="from this time step (default 0)")
+    summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
+    summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
+    summary.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
+    return parser
+
+
+def first_report(domain_path: Path, trace_path: Path, layout: str | None) -> Report:
+    domain = load_domain(domain_path)
+    for trace in read_input(trace_path, domain, layout=layout):
+        return analyze(domain, trace)
+    raise StripsIntError(str(trace_path), None, "no game in the file")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "summary":
+            figure = plot_summary(args.summary)
+        elif args.command == "timeline":
+            figure = plot_timeline(first_report(args.domain, args.trace, args.layout))
+        else:
+            figure = plot_influence(first_report(args.domain, args.trace, args.layout), args.object, args.since)
+        print(save(figure, args.out))
+    except StripsIntError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

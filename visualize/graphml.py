@@ -1,0 +1,42 @@
+"""The causal graph as GraphML for other tools: every attribute a plain string, integer or boolean, never None."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+
+from strips_int.report import Report
+from strips_int.task import format_fact
+
+
+def graphml_graph(report: Report) -> nx.MultiDiGraph:
+    """The report's causal graph with plain attributes, plus one ``interdependence`` edge per pair.
+
+    Nodes: index, t, agent ("" for the environment and ``init``), action, kind,
+    goal (the goal fact it last achieved, or ""). Edges: link (``causal`` or
+    ``interdependence``), fact, objects (comma-separated), category ("" for
+    causal links).
+    """
+    source = report.graph
+    goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}
+    plain = nx.MultiDiGraph(name=report.source, problem=report.problem, domain=report.domain)
+    for node, data in source.nodes(data=True):
+        plain.add_node(str(node), index=int(data["index"]), t=int(data["t"]), agent=data["agent"] or "",
+                       action=data["action"], kind=data["kind"], goal=goal.get(node, ""))
+    for u, v, data in source.edges(data=True):
+        plain.add_edge(str(u), str(v), link="causal", fact=format_fact(data["fact"]),
+                       objects=",".join(data["objects"]), category="")
+    for inter, verdict in zip(report.interdependencies, report.verdicts):
+        plain.add_edge(str(inter.giver), str(inter.receiver), link="interdependence",
+                       fact=" ".join(format_fact(f) for f in inter.facts), objects=",".join(inter.objects),
+                       category=verdict.category)
+    return plain
+
+
+def write_graphml(report: Report, path: str | Path) -> Path:
+    """Write :func:`graphml_graph` to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nx.write_graphml(graphml_graph(report), path)
+    return path
