@@ -217,8 +217,6 @@ def _item(data: Any, source: str, where: Callable[[], str], cook_time: int = DEF
 
     ``where()`` names the place for an error; it is a function so the hot path builds no text.
     """
-    if type(data) is dict and data.get("name", "soup") != "soup" and type(data["name"]) is str:
-        return Item(data["name"])
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise StripsIntError(source, where(), f"expected an object with a name, found {data!r}")
     kind = data["name"]
