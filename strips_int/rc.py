@@ -4,8 +4,9 @@
 with a real planner (``strips_int.planners``) and explains every agent that
 cannot do it alone from delete-relaxed reachability:
 
-* **capability**: the goal becomes relaxed-reachable once the agent may also
-  use the action schemas reserved for other agents' types;
+* **capability**: an action schema reserved for other agents' types is
+  necessary for the team's goal, or (when there are alternatives) the goal
+  becomes relaxed-reachable once the agent may also use those schemas;
 * **reach**: it has the schemas but cannot meet their preconditions;
 * **other**: relaxed-reachable, yet the planner proves it unsolvable (in
   Overcooked: a partner's body in the way, which the relaxation ignores).
@@ -164,10 +165,10 @@ def required_cooperation(
     planner = resolve_planner(planner)
     task = to_unified_planning(domain, problem)
     team = relaxed_reachable(domain, problem)
+    bodies = {a: _body_facts(domain, problem, a) for a in task.agents} if others == ABSENT else {}
     agents = {}
     for agent in task.agents:
-        absent = [a for a in task.agents if a != agent] if others == ABSENT else []
-        alone = _without(domain, problem, absent)
+        alone = _without(problem, {a: facts for a, facts in bodies.items() if a != agent})
         mine = relaxed_reachable(domain, alone, actors=[agent])
         if not _goal_reached(mine, problem.goal):
             search = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
@@ -206,25 +207,30 @@ def _goal_reached(reachable: Reachable, goal: frozenset[Fact]) -> bool:
     return all(reachable.canonical(fact) in reachable.facts for fact in goal)
 
 
-def _without(domain: Domain, problem: Problem, agents: list[str]) -> Problem:
-    """``problem`` with ``agents`` absent (``--others absent``).
+def _without(problem: Problem, absent: Mapping[str, frozenset[Fact]]) -> Problem:
+    """``problem`` without the initial facts that name the ``absent`` agents or that their bodies hold."""
+    if not absent:
+        return problem
+    held = frozenset().union(*absent.values())
+    return dataclasses.replace(
+        problem, init=frozenset(f for f in problem.init if absent.keys().isdisjoint(f[1:]) and f not in held))
 
-    Dropped: the initial facts that name them, and what their bodies hold:
-    the delete effects of each one's navigation actions from its initial
-    place (Overcooked's ``(occupied ?cell)``), which name only the place.
+
+def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]:
+    """What an agent's body holds (``--others absent`` drops it with the agent's own facts).
+
+    These are the delete effects of its navigation actions from its initial
+    place that do not name it (Overcooked's ``(occupied ?cell)``).
     """
-    init = set(problem.init)
-    for agent in agents:
-        reach = relaxed_reachable(domain, problem, actors=[agent])
-        start = {reach.canonical(f) for f in problem.init}
-        leaving = {
-            fact
-            for action in reach.actions
-            if action.actor == agent and domain.is_navigation(domain.schemas[action.name]) and action.pre <= start
-            for fact in action.delete
-        }
-        init = {f for f in init if agent not in f[1:] and reach.canonical(f) not in leaving}
-    return dataclasses.replace(problem, init=frozenset(init))
+    reach = relaxed_reachable(domain, problem, actors=[agent])
+    start = {reach.canonical(f) for f in problem.init}
+    leaving = {
+        fact
+        for action in reach.actions
+        if action.actor == agent and domain.is_navigation(domain.schemas[action.name]) and action.pre <= start
+        for fact in action.delete
+    }
+    return frozenset(f for f in problem.init if agent not in f[1:] and reach.canonical(f) in leaving)
 
 
 def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str, team: Reachable,
@@ -293,8 +299,7 @@ def plan_trace(problem: Problem, plan: tuple[GroundAction, ...], source: str) ->
 
 def format_text(result: RCResult) -> str:
     """The human-readable verdict ``python -m strips_int.rc`` prints."""
-    data = result.to_dict()
-    reason = f" ({data['reason']})" if data["reason"] else ""
+    reason = f" ({result.reason})" if result.reason else ""
     lines = [
         f"{result.problem.source}: {result.verdict}{reason}",
         f"  planner {result.planner}, others {result.others}, {result.seconds:.2f} s",
