@@ -32,7 +32,7 @@ from strips_int.grounders import read_input
 from .domain import Domain, load_domain
 from .errors import StripsIntError
 from .report import Report, analyze
-from .stats import Summary, group_rows, number, summarize
+from .stats import Summary, group_rows, markdown_table, number, summarize
 
 #: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
 GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
@@ -166,8 +166,7 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
     header = [*keys, "games", *(metric_label(m) for m in metrics)]
     body = [[*group, str(max(s.n for s in cells.values())), *(cell(cells[m]) for m in metrics)]
             for group, cells in table.items()]
-    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in body]
-    (out / "summary.md").write_text("Mean [95 % bootstrap CI] per group.\n\n" + "\n".join(md) + "\n")
+    (out / "summary.md").write_text("Mean [95 % bootstrap CI] per group.\n\n" + markdown_table(header, body))
 
     def tex(text: str) -> str:
         return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")

@@ -45,6 +45,7 @@ from .domain import Domain, load_domain, load_problem, packaged_domain
 from .errors import StripsIntError
 from .reachability import Reachable, relaxed_reachable
 from .report import Report, analyze, format_interdependence
+from .stats import markdown_table
 from .task import Fact, GroundAction, Problem, format_fact
 from .trace import Step, Trace
 
@@ -382,9 +383,7 @@ def _write_table(rows: list[dict[str, Any]], out: Path | None) -> None:
             writer.writeheader()
             writer.writerows(rows)
         return
-    lines = ["| " + " | ".join(TABLE_COLUMNS) + " |", "|" + "---|" * len(TABLE_COLUMNS)]
-    lines += ["| " + " | ".join(str(row[c]) for c in TABLE_COLUMNS) + " |" for row in rows]
-    text = "\n".join(lines) + "\n"
+    text = markdown_table(TABLE_COLUMNS, ([row[c] for c in TABLE_COLUMNS] for row in rows))
     if out is None:
         print(text, end="")
     else:

@@ -48,6 +48,13 @@ def group_rows(rows: Iterable[Mapping[str, object]], keys: Sequence[str]) -> dic
     return dict(sorted(groups.items()))
 
 
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A GitHub-flavoured Markdown table, one line per row."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
 def number(value: object) -> float | None:
     """A CSV cell as a number, or None when empty or not a number."""
     if value is None or value == "":
