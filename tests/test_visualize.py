@@ -8,9 +8,10 @@ import networkx as nx
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
-from strips_int import analyze
+from strips_int import analyze, load_domain
 from strips_int.check import main as check_main
 from strips_int.evaluate import main as evaluate_main
+from strips_int.grounders import read_input
 from strips_int.plot import main as plot_main
 from strips_int.visualize import graphml_graph, plot_influence, plot_summary, plot_timeline, save, write_graphml
 
@@ -41,8 +42,6 @@ def test_timeline_of_a_real_overcooked_game(tmp_path):
     out = tmp_path / "game.png"
     assert check_main([str(ROOT / "domains" / "overcooked.pddl"), str(GAME), "--plot", str(out)]) == 0
     assert out.stat().st_size > 10_000
-    from strips_int import load_domain
-    from strips_int.grounders import read_input
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     [trace] = read_input(GAME, domain)
     report = analyze(domain, trace)

@@ -11,8 +11,8 @@ from strips_int.causal import influence_trajectory
 from strips_int.errors import StripsIntError
 from strips_int.report import Report
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS
-from .timeline import ENVIRONMENT, lanes
+from .style import CATEGORY_STYLE, RC_PARAMS
+from .timeline import ENVIRONMENT, lane_colors, lanes
 
 
 def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float = 7.0) -> Figure:
@@ -27,8 +27,7 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
         raise StripsIntError(report.source, None, f"no step mentions {obj!r} at or after t={since}")
     names = lanes(report)
     row = {name: i for i, name in enumerate(names)}
-    colour = {name: ENVIRONMENT_COLOR if name == ENVIRONMENT else AGENT_COLORS[i % len(AGENT_COLORS)]
-              for i, name in enumerate(names)}
+    colour = lane_colors(names)
     category = {(i.giver, i.receiver): v.category for i, v in zip(report.interdependencies, report.verdicts)}
     position = {}
     for node, data in graph.nodes(data=True):

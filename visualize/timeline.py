@@ -24,6 +24,12 @@ def lanes(report: Report) -> list[str]:
     return names
 
 
+def lane_colors(names: list[str]) -> dict[str, str]:
+    """Each lane's colour: agents in palette order, the environment grey."""
+    return {name: ENVIRONMENT_COLOR if name == ENVIRONMENT else AGENT_COLORS[i % len(AGENT_COLORS)]
+            for i, name in enumerate(names)}
+
+
 def plot_timeline(report: Report, width: float = 7.0, max_labels: int = 40) -> Figure:
     """Draw ``report`` as a timeline; arrows carry ``gid`` ``interdependence:<i>:<category>``.
 
@@ -33,19 +39,19 @@ def plot_timeline(report: Report, width: float = 7.0, max_labels: int = 40) -> F
     """
     names = lanes(report)
     row = {name: i for i, name in enumerate(names)}
+    colors = lane_colors(names)
     roles = report.meta.get("roles") or {}
     subtasks = {i for tasks in report.tasks.values() for i in tasks.subtasks}
     with matplotlib.rc_context(RC_PARAMS):
         figure = Figure(figsize=(width, 0.9 + 0.55 * len(names)))
         ax = figure.subplots()
         for name in names:
-            color = ENVIRONMENT_COLOR if name == ENVIRONMENT else AGENT_COLORS[row[name] % len(AGENT_COLORS)]
             steps = [s for s in report.steps if (s.agent or ENVIRONMENT) == name]
             moves = [s.t for s in steps if s.index not in subtasks and s.agent is not None]
             tasks = [s for s in steps if s.index in subtasks or s.agent is None]
             ax.axhline(row[name], color="#D9D9D9", linewidth=0.5, zorder=0)
             ax.scatter(moves, [row[name]] * len(moves), marker="|", s=12, color="#BFBFBF", linewidths=0.6, zorder=1)
-            ax.scatter([s.t for s in tasks], [row[name]] * len(tasks), s=10, color=color, zorder=3,
+            ax.scatter([s.t for s in tasks], [row[name]] * len(tasks), s=10, color=colors[name], zorder=3,
                        edgecolors="none")
         labelled = sorted(subtasks)
         for index in labelled[:: max(1, -(-len(labelled) // max_labels))]:
