@@ -18,7 +18,7 @@ from pathlib import Path
 
 from strips_int import analyze_run, execute, load_domain
 from strips_int.evaluate import Inputs, evaluate, game_files
-from strips_int.grounders.overcooked import get_layout, lift_game, roles_for
+from strips_int.grounders.overcooked import game_trace
 from strips_int.grounders.overcooked.formats import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +33,7 @@ def stages(domain, files: list[Path]) -> tuple[int, int, float, float, float]:
         t0 = time.perf_counter()
         raw = list(read_games(path))
         t1 = time.perf_counter()
-        traces = [lift_game(g, get_layout(g.layout), domain, {"roles": roles_for(g)}) for g in raw]
+        traces = [game_trace(g, domain) for g in raw]
         t2 = time.perf_counter()
         for trace in traces:
             analyze_run(domain, execute(trace))

@@ -19,7 +19,7 @@ from .formats import Game, detect, human_seat, read_games
 from .layouts import Layout, get_layout, known_layouts, load_grid, parse_grid
 from .lift import agent_name, lift_game
 
-__all__ = ["Layout", "dataset_keys", "detect", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
+__all__ = ["Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
            "read_traces", "roles_for"]
 
 _RANK = re.compile(r"__traj_(\d+)_\d+\.pkl$")
@@ -78,8 +78,19 @@ def read_traces(
     """The traces of every game in an Overcooked file (format detected from its content)."""
     terrain = load_grid(grid) if grid else None
     for game in read_games(Path(path), layout):
-        if terrain is None and not game.layout:
-            raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
-        chosen = terrain or get_layout(game.layout)
-        who = roles_for(game, roles, ego_seat)
-        yield lift_game(game, chosen, domain, {**dataset_keys(game.source), **({"roles": who} if who else {})})
+        yield game_trace(game, domain, terrain, roles, ego_seat)
+
+
+def game_trace(
+    game: Game,
+    domain: Domain,
+    terrain: Layout | None = None,
+    roles: Sequence[str] | None = None,
+    ego_seat: str | None = None,
+) -> Trace:
+    """One read game as a trace on its layout (or ``terrain``), with roles and data-set keys in ``meta``."""
+    if terrain is None and not game.layout:
+        raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
+    who = roles_for(game, roles, ego_seat)
+    meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
+    return lift_game(game, terrain or get_layout(game.layout), domain, meta)
