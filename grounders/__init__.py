@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 from strips_int.domain import Domain, Problem
 from strips_int.trace import Trace, load_trace
 
-from . import overcooked
+from . import overcooked, sar
 
 
 def read_input(
@@ -24,5 +24,7 @@ def read_input(
     """The traces in one input file: a strips-int trace, or a raw game a grounder recognizes."""
     if overcooked.detect(Path(path)):
         yield from overcooked.read_traces(path, domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat)
+    elif sar.detect(Path(path)):
+        yield sar.read_trace(path, domain)
     else:
         yield load_trace(path, domain, problem)

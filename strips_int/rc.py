@@ -29,6 +29,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from strips_int.grounders.overcooked import get_layout, known_layouts, load_grid
 from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.grounders.sar import scenario_problem
 from strips_int.planners import (
     BY_RELAXATION,
     PLANNERS,
@@ -357,13 +358,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Does a problem require cooperation? Plans each agent's projection and the joint "
         "problem (SPEC section 8) and analyses a joint plan's interdependences.",
     )
-    parser.add_argument("domain", type=Path, nargs="?", help="PDDL domain file (default with --layout/--grid: "
-                        "the packaged Overcooked domain)")
+    parser.add_argument("domain", type=Path, nargs="?", help="PDDL domain file (default: the packaged Overcooked "
+                        "domain with --layout/--grid, the SAR domain with --scenario)")
     parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--layout", help="an Overcooked layout by name: players at their start tiles")
     where.add_argument("--grid", type=Path, help="an Overcooked grid text file (or overcooked-ai .layout file)")
     where.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
+    where.add_argument("--scenario", type=Path, help="a SAR scenario (or log): its initial state, every victim to treat")
     parser.add_argument("--soups", type=int, default=1, help="Overcooked goal: soups to deliver (default 1)")
     parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv or .md)")
     parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
@@ -409,11 +411,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             domain = load_domain(args.domain or packaged_domain("overcooked"))
             layout = get_layout(args.layout) if args.layout else load_grid(args.grid)
             problem = layout_problem(layout, domain, args.soups)
+        elif args.scenario:
+            domain = load_domain(args.domain or packaged_domain("sar"))
+            problem = scenario_problem(args.scenario, domain)
         elif args.domain and args.problem:
             domain = load_domain(args.domain)
             problem = load_problem(domain, args.problem)
         else:
-            parser.error("give DOMAIN PROBLEM, --layout NAME, --grid FILE or --all-layouts")
+            parser.error("give DOMAIN PROBLEM, --layout NAME, --grid FILE, --scenario FILE or --all-layouts")
         result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans)
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,0 +1,163 @@
+"""Lift a SAR log into a problem and a trace of ``domains/sar.pddl``.
+
+Locations are cells (``c3_2``, doors ``door5_2``): fire and debris are per
+cell, and the domain's ``give`` needs giver and receiver in one location.
+For each tick the logged actions are replayed with the world's own rules,
+which names the domain action of every agent whose action changed the state
+(a blocked move, a ``stay`` or an idle ``interact`` is no step). The replayed
+state must equal the next logged state, except for cells that caught fire:
+each is an environment ``spread-fire`` step from a burning neighbour. Every
+step is then applied with the domain's semantics and the result must equal the
+next logged state lifted to facts, so the trace is valid and faithful to the
+log. The goal is every victim treated; ``meta`` has the scenario, the roles
+and appendix D.1's reward (+10 per treated victim).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from strips_int.domain import Domain, make_problem
+from strips_int.errors import StripsIntError
+from strips_int.task import Fact, Problem, format_fact
+from strips_int.trace import Grounder, Step, Trace
+
+from .formats import Log
+from .world import State, World, act_all
+
+#: appendix D.1: every agent receives +10 per victim treated.
+REWARD_PER_VICTIM = 10
+_NEEDED = ("move", "search", "pick-up", "drop", "give", "extinguish", "clear-debris", "treat", "spread-fire")
+
+
+def world_objects(world: World) -> dict[str, str]:
+    """The problem's objects: cells as locations, victims, items by kind, agents by role."""
+    objects = {world.grid.location(pos): "location" for pos in world.grid.cells()}
+    objects.update({victim: "victim" for victim in world.victims})
+    objects.update(world.kinds)
+    objects.update(world.roles)
+    return objects
+
+
+def static_facts(world: World) -> set[Fact]:
+    """What holds throughout: which cells connect, where each victim lies."""
+    where = world.grid.location
+    facts = {("connected", where(pos), where(near)) for pos in world.grid.cells() for near in world.grid.neighbours(pos)}
+    return facts | {("victim-at", victim, where(pos)) for victim, pos in world.victims.items()}
+
+
+def state_facts(world: World, state: State, static: set[Fact]) -> set[Fact]:
+    """A raw state lifted to facts of the SAR domain (``static`` from :func:`static_facts`)."""
+    where = world.grid.location
+    facts = set(static)
+    for pos in world.grid.cells():
+        cell = where(pos)
+        facts.add(("on-fire", cell) if pos in state.fire else ("fire-free", cell))
+        facts.add(("debris", cell) if pos in state.debris else ("clear", cell))
+    for name, agent in state.agents.items():
+        facts.add(("at", name, where(agent.pos)))
+        facts |= {("has", name, item) for item in agent.holding}
+    facts |= {("item-at", item, where(pos)) for item, pos in state.items.items()}
+    facts |= {("located", v) for v in state.located} | {("treated", v) for v in state.treated}
+    return facts | {("used", kit) for kit in state.used}
+
+
+def world_problem(domain: Domain, world: World, state: State, name: str, source: str) -> Problem:
+    """The planning problem of ``world`` from ``state``: every victim to be treated."""
+    missing = [action for action in _NEEDED if action not in domain.schemas]
+    if missing:
+        raise StripsIntError(source, None, f"domain {domain.name!r} lacks the SAR actions {', '.join(missing)}: "
+                             "SAR logs and scenarios need domains/sar.pddl")
+    init = state_facts(world, state, static_facts(world))
+    goal = [("treated", victim) for victim in world.victims]
+    return make_problem(domain, f"sar-{name}", world_objects(world), init, goal, source)
+
+
+def lift_log(log: Log, domain: Domain) -> Trace:
+    """The problem and trace of one SAR log; a state that does not follow from the actions is an error."""
+    world = log.world
+    problem = world_problem(domain, world, log.states[0], log.scenario, log.source)
+    static = static_facts(world)
+    grounder = Grounder(domain, problem, log.source)
+    symbolic = set(problem.init)
+    steps: list[Step] = []
+    for t, joint in enumerate(log.actions):
+        where = f"step {t}"
+        before, after = log.states[t], log.states[t + 1]
+        replayed, atoms = act_all(world, before, joint)
+        mismatch = _mismatch(world, before, replayed, after, joint)
+        if mismatch:
+            raise StripsIntError(log.source, where, f"the next state does not follow from the actions: {mismatch}")
+        atoms += _spread_steps(log, where, symbolic, after)
+        for atom in atoms:
+            action = grounder.ground(atom, where)
+            if not action.applicable(symbolic):
+                raise StripsIntError(log.source, where, f"the domain does not allow it: {action.not_applicable(symbolic)}")
+            symbolic -= action.delete
+            symbolic |= action.add
+            steps.append(Step(index=len(steps), t=t, action=action))
+        lifted = state_facts(world, after, static)
+        if lifted != symbolic:
+            raise StripsIntError(log.source, where, "the domain's effects and the next state differ: "
+                                 f"{_fact_difference(symbolic, lifted)}")
+    final = log.states[-1]
+    meta = {"scenario": log.scenario, "roles": dict(world.roles), "reward": REWARD_PER_VICTIM * len(final.treated)}
+    return Trace(source=log.source, problem=problem, steps=tuple(steps), meta=meta)
+
+
+def _spread_steps(log: Log, where: str, symbolic: set[Fact], after: State) -> list[Fact]:
+    """One ``spread-fire`` step per cell that caught fire, from a neighbour already burning."""
+    grid = log.world.grid
+    burning = {pos for pos in grid.cells() if ("on-fire", grid.location(pos)) in symbolic}
+    caught = sorted(after.fire - burning)
+    steps = []
+    while caught:
+        for pos in caught:
+            sources = [near for near in grid.neighbours(pos) if near in burning]
+            if sources:
+                steps.append(("spread-fire", grid.location(sources[0]), grid.location(pos)))
+                burning.add(pos)
+                caught.remove(pos)
+                break
+        else:
+            raise StripsIntError(log.source, where, f"the next state does not follow from the actions: "
+                                 f"{list(caught[0])} catches fire, but no neighbouring cell burns")
+    return steps
+
+
+def _mismatch(world: World, before: State, replayed: State, after: State, joint: Mapping[str, str]) -> str | None:
+    """How the logged next state differs from the replayed one (fire that spread aside), or None."""
+    for name in world.roles:
+        then, now, logged = before.agents[name], replayed.agents[name], after.agents[name]
+        did = f"{joint[name]!r} from {list(then.pos)} facing {then.facing}"
+        if now.pos != logged.pos:
+            return f"the log has {name} at {list(logged.pos)}, but {did} leads to {list(now.pos)}"
+        if now.facing != logged.facing:
+            return f"the log has {name} facing {logged.facing}, but after {did} it faces {now.facing}"
+        if now.holding != logged.holding:
+            return f"the log has {name} holding {list(logged.holding)}, but after {did} it holds {list(now.holding)}"
+    if replayed.items != after.items:
+        return f"the log has items lying at {_cells(after.items)}, the actions leave them at {_cells(replayed.items)}"
+    if replayed.fire - after.fire:
+        return f"the fire at {list(min(replayed.fire - after.fire))} goes out, but no firefighter put it out"
+    for field, label in (("debris", "debris at"), ("located", "victims found"), ("treated", "victims treated"),
+                         ("used", "medkits used")):
+        logged, expected = getattr(after, field), getattr(replayed, field)
+        if logged != expected:
+            shown = [list(v) if isinstance(v, tuple) else v for v in sorted(logged)]
+            wanted = [list(v) if isinstance(v, tuple) else v for v in sorted(expected)]
+            return f"the log has {label} {shown}, the actions lead to {wanted}"
+    return None
+
+
+def _cells(items: Mapping[str, tuple[int, int]]) -> dict[str, list[int]]:
+    return {name: list(pos) for name, pos in sorted(items.items())}
+
+
+def _fact_difference(expected: set[Fact], lifted: set[Fact]) -> str:
+    parts = []
+    for label, facts in (("missing", expected - lifted), ("unexpected", lifted - expected)):
+        if facts:
+            parts.append(f"{label} " + " ".join(format_fact(f) for f in sorted(facts)[:4]))
+    return "; ".join(parts)
+
