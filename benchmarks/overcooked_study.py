@@ -51,7 +51,7 @@ def main() -> None:
     args = parser.parse_args()
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     for name in ("user-study", "zsceval-rollouts"):
-        files = game_files([args.data / name])
+        files, _ = game_files([args.data / name])
         if not files:
             raise SystemExit(f"no games under {args.data / name}")
         games, steps, read, ground, analyse = stages(domain, files)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from strips_int.grounders import read_input
+from strips_int.grounders import read_input, sar
 
 from .domain import Domain, load_domain
 from .errors import StripsIntError
@@ -52,17 +52,20 @@ class Inputs:
     ego_seat: str | None = None
 
 
-def game_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The given files, and every game file under the given folders, sorted; a missing path is an error."""
+def game_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
+    """The given files and every game file under the given folders, sorted; and the SAR scenarios
+    a folder walk passed over (simulator inputs, not games). A missing path is an error."""
     found: list[Path] = []
+    scenarios: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in GAME_SUFFIXES)
+            for file in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in GAME_SUFFIXES):
+                (scenarios if sar.detect(file) == "scenario" else found).append(file)
         elif path.is_file():
             found.append(path)
         else:
             raise StripsIntError(str(path), None, "no such file or folder")
-    return found
+    return found, scenarios
 
 
 def game_row(report: Report) -> dict[str, Any]:
@@ -211,13 +214,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     try:
         domain = load_domain(args.domain)
-        files = game_files(args.paths)
+        files, scenarios = game_files(args.paths)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         args.out.mkdir(parents=True, exist_ok=True)
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if scenarios:
+        print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
     inputs = Inputs(args.layout, args.grid, args.roles, args.ego_seat)
     jsonl = args.out / "games.jsonl"
     games = errors = 0

@@ -25,25 +25,30 @@ def test_summary_statistics_are_exact_and_deterministic():
     assert summarize([None]).n == 0
 
 
-def test_a_folder_of_traces_with_one_broken_game(tmp_path, capsys):
+def test_a_folder_of_traces_and_sar_logs_with_one_broken_game(tmp_path, capsys):
     games = tmp_path / "games"
     shutil.copytree(EXAMPLES, games)
     (games / "broken.trace.json").write_text('{"format": "strips-int-trace/1", "steps": [')
     out = tmp_path / "out"
     assert main([str(SAR), str(games), "--out", str(out), "--jobs", "2", "--group-by", "folder"]) == 1
     err = capsys.readouterr().err
-    assert "broken.trace.json" in err and "4 games, 1 errors" in err
+    assert "broken.trace.json" in err and "7 games, 1 errors" in err
+    assert "passed over 3 SAR scenario file(s)" in err
     rows = read_csv(out / "games.csv")
-    assert len(rows) == 5
+    assert len(rows) == 8
     by_name = {r["source"].rsplit("/", 1)[1]: r for r in rows}
     assert by_name["broken.trace.json"]["error"].startswith(str(games / "broken.trace.json"))
     assert by_name["medkit-loop.trace.json"]["looping"] == "2"
     assert by_name["fire-out.trace.json"]["constructive"] == "2"
     assert by_name["kit-pass.trace.json"]["firefighter1_pct_triggers"] == "50.0"
+    fire_door = by_name["fire-door.log.json"]
+    assert (fire_door["scenario"], fire_door["reward"], fire_door["constructive"]) == ("fire-door", "10", "2")
+    assert fire_door["firefighter_pct_triggers"] == "100.0"  # triggers by role, from the log's roles
     summary = read_csv(out / "summary.csv")
     cons = next(r for r in summary if r["metric"] == "constructive")
-    assert (cons["folder"], cons["n"], float(cons["mean"])) == ("games", "4", 1.0)  # (1 + 1 + 2 + 0) / 4
-    assert "| folder | games | Int_cons | Int_non-cons |" in (out / "summary.md").read_text()
+    # traces 1 + 1 + 2 + 0, logs 2 + 2 + 2
+    assert (cons["folder"], cons["n"], float(cons["mean"])) == ("games", "7", pytest.approx(10 / 7, abs=1e-4))
+    assert "| folder | games | reward | Int_cons | Int_non-cons |" in (out / "summary.md").read_text()
     assert r"\toprule" in (out / "summary.tex").read_text()
 
 

@@ -82,7 +82,7 @@ def test_influence_graph_of_the_looping_medkit(sar):
 
 def test_summary_figure_from_evaluation_tables(tmp_path):
     games = tmp_path / "sar"
-    shutil.copytree(EXAMPLES, games)
+    shutil.copytree(EXAMPLES, games, ignore=shutil.ignore_patterns("*.log.json"))  # the hand-written traces
     assert evaluate_main([str(SAR), str(games), "--out", str(tmp_path / "out"), "--jobs", "1",
                           "--group-by", "problem"]) == 0
     figure = plot_summary(tmp_path / "out" / "summary.csv")
