@@ -23,7 +23,7 @@ from strips_int.task import Fact, Problem, format_fact
 from strips_int.trace import Grounder, Step, Trace
 
 from .formats import Log
-from .world import State, World, act_all
+from .world import Pos, State, World, act_all
 
 #: appendix D.1: every agent receives +10 per victim treated.
 REWARD_PER_VICTIM = 10
@@ -39,27 +39,33 @@ def world_objects(world: World) -> dict[str, str]:
     return objects
 
 
-def static_facts(world: World) -> set[Fact]:
-    """What holds throughout: which cells connect, where each victim lies."""
-    where = world.grid.location
-    facts = {("connected", where(pos), where(near)) for pos in world.grid.cells() for near in world.grid.neighbours(pos)}
-    return facts | {("victim-at", victim, where(pos)) for victim, pos in world.victims.items()}
+def calm_facts(world: World) -> frozenset[Fact]:
+    """The facts of a calm house: cells connected, victims where they lie, no fire, no debris.
+    Lifting a state starts from these, so only what a state changes is computed per state."""
+    where = world.grid.locations
+    facts = {("connected", where[pos], where[near]) for pos in where for near in world.grid.neighbours(pos)}
+    facts |= {("victim-at", victim, where[pos]) for victim, pos in world.victims.items()}
+    return frozenset(facts | {(pred, cell) for cell in where.values() for pred in ("fire-free", "clear")})
 
 
-def state_facts(world: World, state: State, static: set[Fact]) -> set[Fact]:
-    """A raw state lifted to facts of the SAR domain (``static`` from :func:`static_facts`)."""
-    where = world.grid.location
-    facts = set(static)
-    for pos in world.grid.cells():
-        cell = where(pos)
-        facts.add(("on-fire", cell) if pos in state.fire else ("fire-free", cell))
-        facts.add(("debris", cell) if pos in state.debris else ("clear", cell))
+def state_facts(world: World, state: State, calm: frozenset[Fact]) -> set[Fact]:
+    """A raw state lifted to facts of the SAR domain (``calm`` from :func:`calm_facts`)."""
+    where = world.grid.locations
+    facts = set(calm)
+    for pos in state.fire:
+        facts.remove(("fire-free", where[pos]))
+        facts.add(("on-fire", where[pos]))
+    for pos in state.debris:
+        facts.remove(("clear", where[pos]))
+        facts.add(("debris", where[pos]))
     for name, agent in state.agents.items():
-        facts.add(("at", name, where(agent.pos)))
-        facts |= {("has", name, item) for item in agent.holding}
-    facts |= {("item-at", item, where(pos)) for item, pos in state.items.items()}
-    facts |= {("located", v) for v in state.located} | {("treated", v) for v in state.treated}
-    return facts | {("used", kit) for kit in state.used}
+        facts.add(("at", name, where[agent.pos]))
+        facts.update(("has", name, item) for item in agent.holding)
+    facts.update(("item-at", item, where[pos]) for item, pos in state.items.items())
+    facts.update(("located", v) for v in state.located)
+    facts.update(("treated", v) for v in state.treated)
+    facts.update(("used", kit) for kit in state.used)
+    return facts
 
 
 def world_problem(domain: Domain, world: World, state: State, name: str, source: str) -> Problem:
@@ -68,7 +74,7 @@ def world_problem(domain: Domain, world: World, state: State, name: str, source:
     if missing:
         raise StripsIntError(source, None, f"domain {domain.name!r} lacks the SAR actions {', '.join(missing)}: "
                              "SAR logs and scenarios need domains/sar.pddl")
-    init = state_facts(world, state, static_facts(world))
+    init = state_facts(world, state, calm_facts(world))
     goal = [("treated", victim) for victim in world.victims]
     return make_problem(domain, f"sar-{name}", world_objects(world), init, goal, source)
 
@@ -77,7 +83,7 @@ def lift_log(log: Log, domain: Domain) -> Trace:
     """The problem and trace of one SAR log; a state that does not follow from the actions is an error."""
     world = log.world
     problem = world_problem(domain, world, log.states[0], log.scenario, log.source)
-    static = static_facts(world)
+    calm = calm_facts(world)
     grounder = Grounder(domain, problem, log.source)
     symbolic = set(problem.init)
     steps: list[Step] = []
@@ -88,7 +94,7 @@ def lift_log(log: Log, domain: Domain) -> Trace:
         mismatch = _mismatch(world, before, replayed, after, joint)
         if mismatch:
             raise StripsIntError(log.source, where, f"the next state does not follow from the actions: {mismatch}")
-        atoms += _spread_steps(log, where, symbolic, after)
+        atoms += _spread_steps(log, where, replayed.fire, after.fire)
         for atom in atoms:
             action = grounder.ground(atom, where)
             if not action.applicable(symbolic):
@@ -96,7 +102,7 @@ def lift_log(log: Log, domain: Domain) -> Trace:
             symbolic -= action.delete
             symbolic |= action.add
             steps.append(Step(index=len(steps), t=t, action=action))
-        lifted = state_facts(world, after, static)
+        lifted = state_facts(world, after, calm)
         if lifted != symbolic:
             raise StripsIntError(log.source, where, "the domain's effects and the next state differ: "
                                  f"{_fact_difference(symbolic, lifted)}")
@@ -105,18 +111,17 @@ def lift_log(log: Log, domain: Domain) -> Trace:
     return Trace(source=log.source, problem=problem, steps=tuple(steps), meta=meta)
 
 
-def _spread_steps(log: Log, where: str, symbolic: set[Fact], after: State) -> list[Fact]:
-    """One ``spread-fire`` step per cell that caught fire, from a neighbour already burning."""
+def _spread_steps(log: Log, where: str, burning: frozenset[Pos], fire: frozenset[Pos]) -> list[Fact]:
+    """One ``spread-fire`` step per cell of ``fire`` not yet ``burning``, from a neighbour already burning."""
     grid = log.world.grid
-    burning = {pos for pos in grid.cells() if ("on-fire", grid.location(pos)) in symbolic}
-    caught = sorted(after.fire - burning)
+    caught, lit = sorted(fire - burning), set(burning)
     steps = []
     while caught:
         for pos in caught:
-            sources = [near for near in grid.neighbours(pos) if near in burning]
+            sources = [near for near in grid.neighbours(pos) if near in lit]
             if sources:
                 steps.append(("spread-fire", grid.location(sources[0]), grid.location(pos)))
-                burning.add(pos)
+                lit.add(pos)
                 caught.remove(pos)
                 break
         else:

@@ -25,8 +25,8 @@ import networkx as nx
 from strips_int.files import read_json
 
 from .formats import SCENARIO_FORMAT, JsonReader, Log, read_world
-from .world import (DIRECTIONS, DOOR, FLOOR, INTERACT, STAY, WALL, AgentState, Pos, State, World, act_all, check_state,
-                    passable, spread_fire)
+from .world import (DIRECTIONS, DOOR, FLOOR, INTERACT, STAY, WALL, AgentState, Pos, State, World, act_all, ahead,
+                    check_state, spread_fire)
 
 FIRE, DEBRIS = "~", "*"
 VERBS = {"go": 2, "use": 1, "interact": 0, "wait": 1, "wait-for": 1}
@@ -148,17 +148,20 @@ def _script(reader: JsonReader, world: World, value: Any, agent: str) -> tuple[C
     return tuple(commands)
 
 
-def first_step(world: World, state: State, start: Pos, goal: Pos) -> str | None:
-    """The direction of the first step of a shortest path through enterable cells (None: no path)."""
-    rows = world.grid.rows
-    grid = nx.grid_2d_graph(max(map(len, rows)), len(rows))
-    open_cells = grid.subgraph(pos for pos in grid if pos == start or passable(world, state, pos))
-    try:
-        path = nx.shortest_path(open_cells, start, goal)
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
+def distances(world: World, state: State, goal: Pos) -> dict[Pos, int]:
+    """How many steps each cell is from ``goal`` through cells that can be entered now."""
+    blocked = state.fire | state.debris
+    if goal in blocked:
+        return {}
+    return nx.single_source_shortest_path_length(nx.restricted_view(world.grid.graph, blocked, []), goal)
+
+
+def first_step(distance: dict[Pos, int], start: Pos) -> str | None:
+    """The first step of a shortest path (by ``distance``), preferring up, down, left, right in that
+    order, so the choice does not depend on graph internals (None: no path)."""
+    if start not in distance:
         return None
-    step = (path[1][0] - start[0], path[1][1] - start[1])
-    return next(d for d, delta in DIRECTIONS.items() if delta == step)
+    return next(d for d in DIRECTIONS if distance.get(ahead(start, d)) == distance[start] - 1)
 
 
 def scripted_agent(world: World, name: str, commands: tuple[Command, ...]) -> Generator[str, State, None]:
@@ -167,8 +170,11 @@ def scripted_agent(world: World, name: str, commands: tuple[Command, ...]) -> Ge
     for command in commands:
         me = state.agents[name]
         if command.verb == "go":
+            seen = None  # the fire and debris the distances were computed for
             while state.agents[name].pos != command.args:
-                state = yield first_step(world, state, state.agents[name].pos, command.args) or STAY
+                if seen != (state.fire, state.debris):
+                    seen, distance = (state.fire, state.debris), distances(world, state, command.args)
+                state = yield first_step(distance, state.agents[name].pos) or STAY
         elif command.verb == "use":
             if me.facing != command.args[0]:
                 state = yield command.args[0]

@@ -28,7 +28,10 @@ Police agents have no ability of their own (appendix D's guarding is not modelle
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Mapping
+
+import networkx as nx
 
 from strips_int.task import Fact
 
@@ -61,19 +64,33 @@ class Grid:
         return None
 
     def walkable(self, pos: Pos) -> bool:
-        return self.tile(pos) in (FLOOR, DOOR)
+        return pos in self.locations
+
+    @cached_property
+    def locations(self) -> dict[Pos, str]:
+        """Every floor and door cell, row by row, with its PDDL location: ``c3_2``, or ``door5_2`` for a door."""
+        return {(x, y): f"{'door' if char == DOOR else 'c'}{x}_{y}"
+                for y, row in enumerate(self.rows) for x, char in enumerate(row) if char in (FLOOR, DOOR)}
 
     def cells(self) -> list[Pos]:
         """Every floor and door cell, row by row."""
-        return [(x, y) for y, row in enumerate(self.rows) for x in range(len(row)) if self.walkable((x, y))]
+        return list(self.locations)
 
     def neighbours(self, pos: Pos) -> list[Pos]:
         """The walkable cells next to ``pos``, in the order up, down, left, right."""
-        return [near for near in (ahead(pos, d) for d in DIRECTIONS) if self.walkable(near)]
+        return [near for near in (ahead(pos, d) for d in DIRECTIONS) if near in self.locations]
 
     def location(self, pos: Pos) -> str:
-        """The PDDL location of a cell: ``c3_2`` for floor, ``door5_2`` for a door."""
-        return f"{'door' if self.tile(pos) == DOOR else 'c'}{pos[0]}_{pos[1]}"
+        """The PDDL location of a walkable cell."""
+        return self.locations[pos]
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The walkable cells, joined where they touch (the terrain scripted agents find paths in)."""
+        graph = nx.Graph()
+        graph.add_nodes_from(self.locations)
+        graph.add_edges_from((pos, near) for pos in self.locations for near in self.neighbours(pos))
+        return graph
 
 
 @dataclass(frozen=True)
