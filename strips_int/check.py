@@ -1,9 +1,9 @@
 """``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json] [--layout NAME | --grid FILE]``
 
 Analyse one or more traces, or raw games a grounder recognizes (Overcooked
-JSON, pickles, CSV), against a PDDL domain in one process. Exit status:
-0 all analysed, 1 some trace failed (the others are still reported), 2 a bad
-domain or bad usage.
+JSON, pickles, CSV; SAR grid-world logs), against a PDDL domain in one
+process. Exit status: 0 all analysed, 1 some trace failed (the others are
+still reported), 2 a bad domain or bad usage.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("domain", type=Path, help="PDDL domain file")
     parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
-                        help="strips-int-trace/1 JSON files or raw Overcooked games")
+                        help="strips-int-trace/1 JSON files, raw Overcooked games or SAR logs")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
     parser.add_argument("--layout", help="Overcooked layout name (default: the one the game names)")
