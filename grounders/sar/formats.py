@@ -218,8 +218,8 @@ def log_from_json(data: Any, source: str) -> Log:
             raise reader.fail(f"{where} actions", f"has actions for {', '.join(sorted(joint)) or 'nobody'}; "
                               f"every agent needs one ({', '.join(world.roles)})")
         actions.append({name: reader.choice(joint[name], ACTIONS, f"{where} actions {name}") for name in world.roles})
-    scenario = data.get("scenario", Path(source).stem)
-    return Log(source=source, scenario=str(scenario), world=world, states=tuple(states), actions=tuple(actions))
+    scenario = reader.name(data.get("scenario", Path(source).name.split(".")[0]), "scenario")
+    return Log(source=source, scenario=scenario, world=world, states=tuple(states), actions=tuple(actions))
 
 
 def dump_log(log: Log) -> str:

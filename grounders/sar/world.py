@@ -72,17 +72,9 @@ class Grid:
         return {(x, y): f"{'door' if char == DOOR else 'c'}{x}_{y}"
                 for y, row in enumerate(self.rows) for x, char in enumerate(row) if char in (FLOOR, DOOR)}
 
-    def cells(self) -> list[Pos]:
-        """Every floor and door cell, row by row."""
-        return list(self.locations)
-
     def neighbours(self, pos: Pos) -> list[Pos]:
         """The walkable cells next to ``pos``, in the order up, down, left, right."""
         return [near for near in (ahead(pos, d) for d in DIRECTIONS) if near in self.locations]
-
-    def location(self, pos: Pos) -> str:
-        """The PDDL location of a walkable cell."""
-        return self.locations[pos]
 
     @cached_property
     def graph(self) -> nx.Graph:
@@ -177,8 +169,8 @@ def act(world: World, state: State, name: str, action: str) -> tuple[State, Fact
         target = ahead(me.pos, action)
         if not passable(world, state, target):
             return state.with_agent(name, turned), None
-        where = world.grid.location
-        return state.with_agent(name, replace(turned, pos=target)), ("move", name, where(me.pos), where(target))
+        where = world.grid.locations
+        return state.with_agent(name, replace(turned, pos=target)), ("move", name, where[me.pos], where[target])
     if action == INTERACT:
         return _interact(world, state, name)
     return state, None
@@ -187,24 +179,24 @@ def act(world: World, state: State, name: str, action: str) -> tuple[State, Fact
 def _interact(world: World, state: State, name: str) -> tuple[State, Fact | None]:
     me = state.agents[name]
     role, here, front = world.roles[name], me.pos, ahead(me.pos, me.facing)
-    where = world.grid.location
+    where = world.grid.locations
     held = {world.kinds[item]: item for item in reversed(me.holding)}  # the first held of each kind
     if role == "firefighter":
         if "extinguisher" in held and front in state.fire:
             return (replace(state, fire=state.fire - {front}),
-                    ("extinguish", name, held["extinguisher"], where(here), where(front)))
+                    ("extinguish", name, held["extinguisher"], where[here], where[front]))
         if front in state.debris:
-            return replace(state, debris=state.debris - {front}), ("clear-debris", name, where(here), where(front))
+            return replace(state, debris=state.debris - {front}), ("clear-debris", name, where[here], where[front])
     lying_here = sorted(v for v, pos in world.victims.items() if pos == here)
     for victim in lying_here:
         if victim not in state.located:
-            return replace(state, located=state.located | {victim}), ("search", name, victim, where(here))
-    if role == "nurse" and "medkit" in held and here not in state.fire:
+            return replace(state, located=state.located | {victim}), ("search", name, victim, where[here])
+    if role == "nurse" and "medkit" in held:
         kit = held["medkit"]
         for victim in lying_here:
             if victim not in state.treated:
                 return (replace(state, treated=state.treated | {victim}, used=state.used | {kit}),
-                        ("treat", name, kit, victim, where(here)))
+                        ("treat", name, kit, victim, where[here]))
     if me.holding:
         item = me.holding[-1]
         for other in world.roles:
@@ -212,16 +204,16 @@ def _interact(world: World, state: State, name: str) -> tuple[State, Fact | None
             if other != name and agent.pos == here:
                 state = state.with_agent(name, replace(me, holding=me.holding[:-1]))
                 return (state.with_agent(other, replace(agent, holding=agent.holding + (item,))),
-                        ("give", name, other, item, where(here)))
+                        ("give", name, other, item, where[here]))
     for item in sorted(state.items):
         if state.items[item] == here:
             items = {k: v for k, v in state.items.items() if k != item}
             return (replace(state, items=items).with_agent(name, replace(me, holding=me.holding + (item,))),
-                    ("pick-up", name, item, where(here)))
+                    ("pick-up", name, item, where[here]))
     if me.holding:
         item = me.holding[-1]
         state = replace(state, items={**state.items, item: here})
-        return state.with_agent(name, replace(me, holding=me.holding[:-1])), ("drop", name, item, where(here))
+        return state.with_agent(name, replace(me, holding=me.holding[:-1])), ("drop", name, item, where[here])
     return state, None
 
 
