@@ -130,13 +130,13 @@ def _script(reader: JsonReader, world: World, value: Any, agent: str) -> tuple[C
             raise reader.fail(where, f"{text!r} is not a command (go X Y, use DIR, interact, wait N, wait-for NAME)")
         verb, args = words[0], words[1:]
         if verb == "go":
-            if not all(a.isdigit() for a in args) or not world.grid.walkable((int(args[0]), int(args[1]))):
+            if not all(a.isdecimal() for a in args) or not world.grid.walkable((int(args[0]), int(args[1]))):
                 raise reader.fail(where, f"{text!r}: ({', '.join(args)}) is not a floor or door cell")
             commands.append(Command(verb, (int(args[0]), int(args[1]))))
         elif verb == "use":
             commands.append(Command(verb, (reader.choice(args[0], tuple(DIRECTIONS), where),)))
         elif verb == "wait":
-            if not args[0].isdigit():
+            if not args[0].isdecimal():
                 raise reader.fail(where, f"{text!r}: wait takes a number of ticks")
             commands.append(Command(verb, (int(args[0]),)))
         elif verb == "wait-for":
