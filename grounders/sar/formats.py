@@ -65,6 +65,13 @@ class JsonReader:
             raise self.fail(where, f"must be a JSON object, found {_shown(value)}")
         return value
 
+    def document(self, value: Any, tag: str) -> dict:
+        """The top-level object of a file that must carry ``"format": tag``."""
+        data = self.object(value, "top level")
+        if data.get("format") != tag:
+            raise self.fail("format", f"expected {tag!r}, found {data.get('format')!r}")
+        return data
+
     def list(self, value: Any, where: str) -> list:
         if not isinstance(value, list):
             raise self.fail(where, f"must be a list, found {_shown(value)}")
@@ -189,9 +196,7 @@ def read_log(path: str | Path) -> Log:
 def log_from_json(data: Any, source: str) -> Log:
     """A log from its parsed JSON (see :func:`read_log`)."""
     reader = JsonReader(source)
-    data = reader.object(data, "log")
-    if data.get("format") != LOG_FORMAT:
-        raise reader.fail("format", f"expected {LOG_FORMAT!r}, found {data.get('format')!r}")
+    data = reader.document(data, LOG_FORMAT)
     rows = reader.grid(data.get("grid"), WALL + FLOOR + DOOR, "grid")
     victims = {reader.name(v, "victims"): reader.pos(p, f"victims {v}")
                for v, p in reader.object(data.get("victims", {}), "victims").items()}

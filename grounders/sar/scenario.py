@@ -61,9 +61,7 @@ def load_scenario(path: str | Path) -> Scenario:
 def scenario_from_json(data: Any, source: str) -> Scenario:
     """A scenario from its parsed JSON (see :func:`load_scenario`)."""
     reader = JsonReader(source)
-    data = reader.object(data, "scenario")
-    if data.get("format") != SCENARIO_FORMAT:
-        raise reader.fail("format", f"expected {SCENARIO_FORMAT!r}, found {data.get('format')!r}")
+    data = reader.document(data, SCENARIO_FORMAT)
     legend = reader.object(data.get("legend", {}), "legend")
     for key in legend:
         if len(key) != 1 or key in WALL + FLOOR + DOOR + FIRE + DEBRIS or key.isspace():
