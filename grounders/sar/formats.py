@@ -1,4 +1,4 @@
-"""The SAR log format (``strips-int-sar-log/1``): reading, checking and writing episode logs.
+"""SAR files: the episode log (``strips-int-sar-log/1``), read, checked and written; the checks scenarios share.
 
 A log holds the world once (terrain grid, agents with roles in acting order,
 items with kinds, victims with cells), then one entry per tick: the raw state
@@ -52,7 +52,10 @@ def detect(path: Path) -> str | None:
 
 
 class JsonReader:
-    """Checks parsed JSON values, raising a :class:`StripsIntError` that names the file and the field."""
+    """Checks parsed JSON values, raising a :class:`StripsIntError` that names the file and the field.
+
+    Hand-written: no schema validator is among the project's packages, and errors must name step and field.
+    """
 
     def __init__(self, source: str) -> None:
         self.source = source
