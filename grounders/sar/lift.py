@@ -10,8 +10,8 @@ each is an environment ``spread-fire`` step from a burning neighbour. Every
 step is then applied with the domain's semantics and the result must equal the
 next logged state lifted to facts, so the trace is valid and faithful to the
 log. Fire may spread from any burning neighbour, as the domain allows (the
-simulator's own rule is narrower). The goal is every victim treated; ``meta`` has the scenario, the roles
-and appendix D.1's reward (+10 per treated victim).
+simulator's own rule is narrower). The goal is every victim treated; ``meta``
+has the scenario, the roles and appendix D.1's reward (+10 per treated victim).
 """
 
 from __future__ import annotations
