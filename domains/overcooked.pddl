@@ -45,6 +45,7 @@
     (auto-cook)
     (cooking ?s - soup)
     (ready ?s - soup)
+    (plated ?s - soup)
     (delivered ?s - soup))
 
   (:action move
@@ -110,14 +111,18 @@
     :precondition (and (in-pot ?s ?p) (cooking ?s))
     :effect (and (ready ?s) (not (cooking ?s))))
 
-  ; A dish takes a ready soup out of the pot.
+  ; A dish takes a ready soup out of the pot. (plated ?s), which nothing needs,
+  ; sets a plated soup apart from one in its pot (its state, SPEC section 5), so
+  ; a soup plated by one agent and handed back to its cook is not a loop.
   (:action plate-soup
     :parameters (?a - agent ?d - dish ?s - soup ?p - pot ?c - cell)
     :precondition (and (at ?a ?c) (next-to ?c ?p) (holding ?a ?d) (in-pot ?s ?p) (ready ?s))
-    :effect (and (holding ?a ?s) (not (holding ?a ?d)) (not (in-pot ?s ?p)) (pot-empty ?p)))
+    :effect (and (holding ?a ?s) (plated ?s) (not (holding ?a ?d)) (not (in-pot ?s ?p)) (pot-empty ?p)))
 
+  ; Only a plated soup can be held, and only a ready one can be plated, so
+  ; (ready ?s) is not needed here: it would repeat every plating link.
   (:action deliver
     :parameters (?a - agent ?s - soup ?w - window ?c - cell)
-    :precondition (and (at ?a ?c) (next-to ?c ?w) (holding ?a ?s) (ready ?s))
+    :precondition (and (at ?a ?c) (next-to ?c ?w) (holding ?a ?s))
     :effect (and (delivered ?s) (hand-empty ?a) (not (holding ?a ?s))))
 )

@@ -48,11 +48,25 @@ def build_graph(run: Run, objects_of: Callable[[Fact], tuple[str, ...]]) -> nx.M
     return graph
 
 
-def relevant_steps(graph: nx.MultiDiGraph) -> dict[int, Fact]:
+def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
+    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
+
+    An agent's own status is a fact with arguments, all of them agents, such as
+    ``(hand-empty player0)``: freeing one's hands for the next task does not make
+    the task that freed them serve the goal. A 0-ary fact carries relevance.
+    """
+    if fact[0] in ignored:
+        return False
+    return len(fact) == 1 or not agents.issuperset(fact[1:])
+
+
+def relevant_steps(graph: nx.MultiDiGraph, ignored: frozenset[str], agents: frozenset[str]) -> dict[int, Fact]:
     """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
 
-    A step is relevant when it last achieved a goal fact, or has a causal link
-    to a relevant step (SPEC section 3): a backward search from the achievers.
+    A step is relevant when it last achieved a goal fact, or has a causal link,
+    through a fact that carries relevance (:func:`carries_relevance`), to a
+    relevant step (SPEC section 3): a backward search from the achievers. The
+    last achiever of a goal fact is relevant whatever the goal fact is.
     """
     reason: dict[int, Fact] = {}
     queue: deque[int] = deque()
@@ -63,8 +77,10 @@ def relevant_steps(graph: nx.MultiDiGraph) -> dict[int, Fact]:
     pred = graph.pred
     while queue:
         node = queue.popleft()
-        for earlier in pred[node]:
-            if earlier != INIT and earlier not in reason:
+        for earlier, links in pred[node].items():
+            if earlier == INIT or earlier in reason:
+                continue
+            if any(carries_relevance(data["fact"], ignored, agents) for data in links.values()):
                 reason[earlier] = reason[node]
                 queue.append(earlier)
     return reason

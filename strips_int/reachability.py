@@ -51,14 +51,34 @@ class Reachable:
             out.append(mapping[arg])
         return tuple(out)
 
-    def needers(self) -> dict[Fact, frozenset[str]]:
-        """For each (canonical) fact, the agents with a reachable ground action that needs it."""
+    def needers(self, ignored: Collection[str] = ()) -> dict[Fact, frozenset[str]]:
+        """For each (canonical) fact, the agents that can use it (SPEC section 6).
+
+        An agent can use a fact that a reachable ground action of its own needs,
+        or that a reachable environment action needs one of whose added facts the
+        agent can use in turn: the environment chains of SPEC section 4, found as
+        a fixpoint over the environment actions. Facts of ``ignored`` predicates
+        never link (section 4), so they neither have users nor pass use along a chain.
+        """
         found: dict[Fact, set[str]] = defaultdict(set)
+        environment = []
         for action in self.actions:
+            pre = [fact for fact in action.pre if fact[0] not in ignored]
             if action.actor is not None:
-                for fact in action.pre:
+                for fact in pre:
                     found[fact].add(action.actor)
-        return {fact: frozenset(agents) for fact, agents in found.items()}
+            else:
+                environment.append((pre, [fact for fact in action.add if fact[0] not in ignored]))
+        changed = True
+        while changed:
+            changed = False
+            for pre, add in environment:
+                users = set().union(*(found.get(fact, ()) for fact in add))
+                for fact in pre:
+                    if not users <= found[fact]:
+                        found[fact] |= users
+                        changed = True
+        return {fact: frozenset(agents) for fact, agents in found.items() if agents}
 
 
 def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = ()) -> dict[str, tuple[str, ...]]:

@@ -131,11 +131,11 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     agent_types = {o: t for o, t in sorted(objects.items()) if domain.is_agent_type(t)}
     agents = frozenset(agent_types)
     graph = build_graph(run, lambda fact: (fact_object(fact, agents),))
-    relevant = relevant_steps(graph)
+    relevant = relevant_steps(graph, domain.ignore_predicates, agents)
     inters = find_interdependences(graph, agents, domain.ignore_predicates)
     verdicts = classify(inters, graph, run, relevant, agents, domain.position_predicates)
     reachable = relaxed_reachable(domain, trace.problem)
-    needed_by = reachable.needers()
+    needed_by = reachable.needers(domain.ignore_predicates)
 
     def needers(fact: Fact) -> frozenset[str]:
         return needed_by.get(reachable.canonical(fact), frozenset())

@@ -1,8 +1,10 @@
 """Sub-tasks, triggers and accepted triggers per agent (SPEC section 6).
 
-A trigger makes true a fact that some relaxed-reachable ground action of
-another agent needs. Facts of ignored predicates never make a trigger, as
-they never link two agents (SPEC section 1).
+A trigger makes true a fact that another agent can use: some
+relaxed-reachable ground action of another agent needs it, directly or
+through environment actions whose added facts that agent can use in turn
+(:meth:`~strips_int.reachability.Reachable.needers`). Facts of ignored
+predicates never make a trigger, as they never link two agents (SPEC section 1).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def agent_tasks(
 ) -> dict[str, AgentTasks]:
     """Each agent's sub-tasks, triggers and accepted triggers in the run.
 
-    ``needers(fact)`` gives the agents with a relaxed-reachable action that needs ``fact``.
+    ``needers(fact)`` gives the agents that can use ``fact`` (SPEC section 6).
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}

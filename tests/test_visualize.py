@@ -51,7 +51,9 @@ def test_timeline_of_a_real_overcooked_game(tmp_path):
     drawn = arrows(figure)
     assert len(drawn) == report.counts["interdependencies"] == 26
     assert sum(a.get_gid().endswith(":looping") for a in drawn) == report.counts["looping"] == 3
-    assert legend_texts(ax)[:3] == ["constructive (21)", "looping (3)", "irrelevant (2)"]
+    # SPEC v2 section 3: onion10 and onion12 (received at steps 150 and 156) end in soup5, which holds
+    # two onions and is never served; v1 called them constructive only through (hand-empty player0).
+    assert legend_texts(ax)[:3] == ["constructive (19)", "looping (3)", "irrelevant (4)"]
     # Thinned labels: a 400-step game gets at most 40 action names.
     assert 0 < len(ax.texts) <= 40
     influence = plot_influence(report, "soup1")

@@ -58,7 +58,9 @@ class Game:
     """One recorded game, normalized: states[i] --actions[i]--> states[i+1].
 
     ``states`` may be one shorter than it would need to be for the last action
-    (the user-study files have no final state).
+    (the user-study files have no final state). ``rewards[i]``, when logged, is
+    the reward of ``actions[i]`` (all four formats log it on the delivering
+    action's own step); ``reward`` is their sum.
     """
 
     source: str
@@ -66,6 +68,7 @@ class Game:
     states: list[RawState]
     actions: list[tuple[Move, ...]]
     reward: float | None
+    rewards: tuple[float, ...] | None = None
     cook_time: int = DEFAULT_COOK_TIME
     old_rules: bool = True
     meta: dict[str, Any] = field(default_factory=dict)
@@ -135,9 +138,10 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     # Old-format soups (ingredient, count, ticks) mean the old rules; new ones say so in mdp_params.
     new_style = any(isinstance(o, dict) and "_ingredients" in o for s in states_raw for o in _objects_of(s))
     old_rules = bool(params.get("old_dynamics", not new_style))
+    per_step = _rewards(rewards, source) if isinstance(rewards, list) else None
     return Game(
         source=source, layout=layout, states=states, actions=actions,
-        reward=sum(rewards) if isinstance(rewards, list) else None,
+        reward=sum(per_step) if per_step is not None else None, rewards=per_step,
         cook_time=cook_time, old_rules=old_rules,
     )
 
@@ -155,16 +159,18 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
     steps = (len(data) - 1) // stride
     states = [_state(data[i * stride], source, i) for i in range(steps + 1)]
     actions = [_joint(data[i * stride + stride - 2], source, i) for i in range(steps)]
-    deliveries = 0
+    # The pickles log no reward: each step's events count deliveries per player, 20 each (old rules).
+    deliveries = []
     for i in range(steps):
         events = data[i * stride + stride - 1]
-        if isinstance(events, (list, tuple)):
-            deliveries += sum(int(e.get("delivery", 0)) for e in events if isinstance(e, dict))
+        if not isinstance(events, (list, tuple)):
+            raise StripsIntError(source, f"step {i}", f"expected a list of per-player events, found {events!r}")
+        deliveries.append(sum(int(e.get("delivery", 0)) for e in events if isinstance(e, dict)))
     if layout is None:  # the rollouts keep their layout in a folder name
         known = set(known_layouts())
         layout = next((part for part in reversed(path.parts[:-1]) if part in known), None)
-    return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * deliveries,
-                meta={"stride": stride})
+    return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * sum(deliveries),
+                rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
 
 
 def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
@@ -177,7 +183,7 @@ def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
     for line, row in enumerate(reader, start=2):
         trials.setdefault(row["trial_id"], []).append((line, row))
     for trial, rows in trials.items():
-        states, actions, reward = [], [], 0.0
+        states, actions, rewards = [], [], []
         for line, row in rows:
             try:
                 state = json.loads(row["state"])
@@ -187,16 +193,25 @@ def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
             states.append(_state(state, source, len(states)))
             actions.append(_joint(joint, source, len(actions)))
             try:
-                reward += float(row.get("reward") or 0)
+                rewards.append(float(row.get("reward") or 0))
             except ValueError:
                 raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
         name = layout or rows[0][1].get("layout_name") or None
-        yield Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=reward,
+        yield Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=sum(rewards),
+                   rewards=tuple(rewards),
                    old_rules=name in _OLD_RULE_NAMES if name else True, meta={"trial_id": trial})
 
 
 # The 2019 human data was played with the old rules on the old layout names.
 _OLD_RULE_NAMES = {"simple", "unident_s", "random0", "random1", "random3"}
+
+
+def _rewards(values: list, source: str) -> tuple[float, ...]:
+    """Per-step rewards of an episode JSON; the error names the step of a non-number."""
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise StripsIntError(source, f"step {i}", f"reward {value!r} is not a number")
+    return tuple(float(v) for v in values)
 
 
 def _objects_of(state: Any) -> list:

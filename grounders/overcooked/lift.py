@@ -4,7 +4,8 @@ Each player's action is inferred from consecutive states (the logged action is
 only a cross-check: a blocked move does nothing); objects keep their identity
 from dispenser to delivery; simultaneous actions are serialized in the first
 player order that is applicable (Overcooked resolves interactions in player
-order); cooking is environment steps. The goal is the set of soups delivered.
+order); cooking is environment steps. The goal is the set of soups whose
+delivery earned reward, checked against the logged reward (:func:`rewarded_soups`).
 
 Choices: a game whose last action has no following state (the user-study
 files) has that action grounded only when it is a delivery, the one action
@@ -181,11 +182,15 @@ class _Lifter:
                 name = self._existing(tracker, player.held)
                 tracker.holding[j] = name
                 self.init.add(("holding", agent, name))
+                if player.held.kind == "soup":  # a soup out of its pot is on a dish
+                    self.init.add(("plated", name))
         for pos, item in first.objects.items():
             name = self._existing(tracker, item)
             if layout.tile(pos) == "X":
                 tracker.counters[pos] = name
                 self.init.add(("on", name, station(layout, pos)))
+                if item.kind == "soup":
+                    self.init.add(("plated", name))
             else:
                 tracker.pots[pos] = name
                 self.init.add(("in-pot", name, station(layout, pos)))
@@ -343,9 +348,9 @@ class _Lifter:
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
-        delivered = [atom[2] for _, atom in steps if atom[0] == "deliver"]
+        goal = [("delivered", soup) for soup in rewarded_soups(game, steps)]
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
-                               self.static | self.init, [("delivered", s) for s in delivered], self.source)
+                               self.static | self.init, goal, self.source)
         return problem, steps
 
     def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before, after):
@@ -398,6 +403,51 @@ class _Lifter:
             if len(after.objects[pos].ingredients) != tracker.size[soup]:
                 raise self.fail(f"step {i}", f"the pot at {pos} shows {len(after.objects[pos].ingredients)} "
                                 f"ingredients, the actions inferred put in {tracker.size[soup]}")
+
+
+# -- SPEC section 11: the logged reward must agree with the deliveries; it decides the goal --------------
+
+#: The reward of one soup under the old rules (the user study and the ZSC-Eval rollouts).
+OLD_RULES_SOUP_REWARD = 20.0
+
+
+def rewarded_soups(game: Game, steps: list[tuple[int, Fact]]) -> list[str]:
+    """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
+
+    ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
+    reward logged for transition ``i`` (all four formats log it on the delivering
+    action's own step). Old rules: every soup earns 20, so each step's reward must
+    be exactly 20 per soup it delivers. New rules: a step that delivers must be
+    rewarded unless its soup is of no ordered recipe (reward 0: delivered for
+    nothing, not a goal); a reward on a step that delivers nothing, or a negative
+    one, is an error. Choice: the recipe of an unrewarded new-rules soup is not
+    checked against the orders (the reward already says it earned nothing). A game
+    that logs no reward has every delivered soup as its goal.
+    """
+    delivered: dict[int, list[str]] = {}
+    for i, atom in steps:
+        if atom[0] == "deliver":
+            delivered.setdefault(i, []).append(atom[2])
+    if game.rewards is None:
+        return [soup for i in sorted(delivered) for soup in delivered[i]]
+    if len(game.rewards) != len(game.actions):
+        raise StripsIntError(game.source, None, f"{len(game.rewards)} rewards logged for "
+                             f"{len(game.actions)} joint actions: they must be one per action")
+    goal = []
+    for i, reward in enumerate(game.rewards):
+        soups = delivered.get(i, [])
+        if game.old_rules:
+            expected = OLD_RULES_SOUP_REWARD * len(soups)
+            if reward != expected:
+                raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                     f"{len(soups)} soup(s), {OLD_RULES_SOUP_REWARD:g} each under the old rules: "
+                                     f"{expected:g}")
+        elif reward < 0 or (reward > 0 and not soups):
+            raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                 f"{len(soups)} soup(s)")
+        if reward > 0:
+            goal += soups
+    return goal
 
 
 def _show(item: Item | None) -> str:
