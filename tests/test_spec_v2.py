@@ -120,3 +120,28 @@ def test_onion_of_a_real_unserved_soup_is_not_constructive(overcooked):
     assert inter.objects == ("onion4",) and verdict.category == "irrelevant"
     assert ("delivered", "soup2") not in report.achieved
     assert any(("in-soup", "onion4", "soup2") in s.action.add for s in report.steps)
+
+
+def test_reward_decides_the_goal_under_both_rule_sets():
+    from strips_int.grounders.overcooked.formats import Game
+    from strips_int.grounders.overcooked.lift import rewarded_soups
+
+    steps = [(0, ("deliver", "player0", "soup1", "w", "c1")), (2, ("deliver", "player1", "soup2", "w", "c2"))]
+
+    def game(rewards, old_rules):
+        return Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=sum(rewards),
+                    rewards=tuple(rewards), old_rules=old_rules)
+
+    assert rewarded_soups(game([20, 0, 20], True), steps) == ["soup1", "soup2"]
+    # New rules: soup2 earned nothing (no ordered recipe): delivered, but not a goal.
+    assert rewarded_soups(game([13, 0, 0], False), steps) == ["soup1"]
+    # Old rules: every delivery earns 20, so an unrewarded one is an error naming its step.
+    with pytest.raises(StripsIntError, match=r"g.json: step 2: logged reward 0, but the step delivers 1 soup"):
+        rewarded_soups(game([20, 0, 0], True), steps)
+    with pytest.raises(StripsIntError, match=r"step 1: logged reward 5, but the step delivers 0 soup"):
+        rewarded_soups(game([13, 5, 0], False), steps)
+    with pytest.raises(StripsIntError, match="2 rewards logged for 3 joint actions"):
+        rewarded_soups(Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=0, rewards=(0, 0)), steps)
+    # No reward logged: every delivered soup is the goal.
+    assert rewarded_soups(Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=None), steps) == [
+        "soup1", "soup2"]
