@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Any, Sequence
 
@@ -66,7 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     known, rest = parser.parse_known_args(argv[:1])
     module = importlib.import_module(COMMANDS[known.command][0])
-    return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
+    try:
+        return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
+    except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
