@@ -161,6 +161,6 @@ def _pyperplan(task: UPTask, problem: upm.Problem, timeout: float) -> PlanResult
     status, steps = receive.recv()
     child.join()
     if steps is not None:
-        plan = tuple(task.domain.schemas[task.action_names[name]].ground(args) for name, args in steps)
+        plan = tuple(task.ground_named(name, args) for name, args in steps)
         return PlanResult(SOLVED, (plan,), detail="1 plan")
     return PlanResult(UNKNOWN, detail=f"{status} (pyperplan proves no unsolvability)")

@@ -20,15 +20,17 @@ GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
 
 
 def game_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
-    """The given files and every game file under the given folders, sorted; and the SAR scenarios
-    a folder walk passed over (simulator inputs, not games). A missing path is an error."""
-    from strips_int.grounders import sar
+    """The given files and every game file under the given folders (a game suffix, or a file some
+    grounder recognizes), sorted; and the SAR scenarios a folder walk passed over (simulator inputs,
+    not games). A missing path is an error."""
+    from strips_int.grounders import grounder_for, sar
 
     found: list[Path] = []
     scenarios: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in GAME_SUFFIXES):
+            for file in sorted(p for p in path.rglob("*")
+                               if p.is_file() and (p.suffix in GAME_SUFFIXES or grounder_for(p) is not None)):
                 (scenarios if sar.detect(file) == "scenario" else found).append(file)
         elif path.is_file():
             found.append(path)

@@ -151,7 +151,7 @@ def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Prob
         return load_problem(domain, path if path.is_absolute() or isinstance(spec, Path) else base / path)
     if isinstance(spec, dict):
         return problem_from_dict(domain, spec, source)
-    raise StripsIntError(source, "problem", "no problem: give a path, an inline object, or --problem")
+    raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead")
 
 
 def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:

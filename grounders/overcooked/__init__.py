@@ -105,16 +105,20 @@ def game_trace(
 def states_trace(
     states: Sequence[Mapping[str, Any]],
     actions: Sequence[Sequence[Any]],
-    domain: Domain,
+    domain: Domain | str,
     layout: str | Layout,
     source: str = "<states>",
     **episode: Any,
 ) -> Trace:
     """A trace from overcooked-ai state dicts (``OvercookedState.to_dict()``) and joint actions in memory.
 
-    ``layout`` is a layout name or a :class:`Layout`; ``episode`` adds
-    episode-JSON keys such as ``mdp_params`` or ``ep_rewards``.
+    ``domain`` is loaded or a packaged name or path; ``layout`` a layout name
+    or a :class:`Layout`; ``episode`` adds episode-JSON keys such as
+    ``mdp_params`` or ``ep_rewards``.
     """
+    from strips_int.games import as_domain
+
+    domain = as_domain(domain)
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
     terrain = layout if isinstance(layout, Layout) else None
     name = layout.name if isinstance(layout, Layout) else layout
