@@ -1,15 +1,17 @@
 """Grounders: lift raw environment logs into a PDDL problem and a strips_int trace.
 
 Installed as ``strips_int.grounders``. The registry holds the built-in
-grounders (Overcooked, SAR) and those of other packages, which declare an
-entry point in the group ``strips_int.grounders`` naming their grounder
-(or a module with a ``GROUNDER``); both are loaded on first use, once.
+grounders (each subpackage here with a module-level ``GROUNDER``: Overcooked,
+SAR, ...) and those of other packages, which declare an entry point in the
+group ``strips_int.grounders`` naming their grounder (or a module with a
+``GROUNDER``); both are loaded on first use, once.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -26,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["Grounder", "Option", "all_options", "grounder_for", "read_input", "register", "registered"]
 
 ENTRY_POINTS = "strips_int.grounders"
-_BUILTIN = ("strips_int.grounders.overcooked", "strips_int.grounders.sar")
 _added: dict[str, Grounder] = {}
 
 
@@ -36,8 +37,10 @@ def _loaded(value: Any) -> Grounder:
 
 @functools.cache
 def _found() -> dict[str, Grounder]:
-    """Built-ins, then the entry points of installed packages (imported here, once)."""
-    found = [_loaded(importlib.import_module(module)) for module in _BUILTIN]
+    """Built-ins (subpackages with a ``GROUNDER``, by name), then the entry points of installed packages."""
+    packages = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+    modules = [importlib.import_module(f"{__name__}.{name}") for name in packages]
+    found = [m.GROUNDER for m in modules if hasattr(m, "GROUNDER")]
     found += [_loaded(point.load()) for point in entry_points(group=ENTRY_POINTS)]
     return {g.name: g for g in found}
 

@@ -189,3 +189,26 @@ def test_the_wheel_holds_every_subpackage_and_the_domains(tmp_path):
         if folder.parts[0] in ("strips_int", "grounders", "planners", "visualize", "domains"):
             prefix = () if folder.parts[0] == "strips_int" else ("strips_int",)
             assert "/".join(prefix + folder.parts) in names, folder
+
+
+def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path):
+    """A package outside this repository names its grounder in the entry-point group strips_int.grounders."""
+    loaded = []
+
+    class Point:
+        name = "toy"
+
+        def load(self):
+            loaded.append(self.name)
+            return sys.modules[__name__]  # a module with a GROUNDER, as a plug-in package would give
+
+    monkeypatch.setattr(sys.modules[__name__], "GROUNDER", ToyGrounder(), raising=False)
+    monkeypatch.setattr(grounders, "entry_points", lambda group: [Point()] if group == grounders.ENTRY_POINTS else [])
+    grounders._found.cache_clear()
+    try:
+        assert list(grounders.registered()) == ["overcooked", "sar", "toy"]
+        assert "--toy-speed" in [o.flag for o in grounders.all_options()]
+        grounders.registered()
+        assert loaded == ["toy"]
+    finally:
+        grounders._found.cache_clear()
