@@ -65,8 +65,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     from strips_int.grounders import read_input
 
     from .domain import load_domain, load_problem
-    from .report import analyze_run, format_text
-    from .trace import execute
+    from .games import report_of
+    from .report import format_text
 
     if args.plot or args.graphml:  # matplotlib only when a figure is asked for
         from strips_int.visualize import plot_timeline, save, write_graphml
@@ -88,9 +88,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     for path in args.traces:
         for result in read_input(path, domain, problem, **grounder_options(args)):
             try:
-                if isinstance(result, StripsIntError):
-                    raise result
-                report = analyze_run(domain, execute(result))
+                report = report_of(domain, result)
                 if args.plot:
                     save(plot_timeline(report), outputs.path(args.plot, report.source, ".png"))
                 if args.graphml:

@@ -31,10 +31,9 @@ from typing import Any, Iterator, Mapping, Sequence
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .domain import Domain
 from .errors import StripsIntError
-from .games import GAME_SUFFIXES, as_domain, game_files
-from .report import Report, analyze_run
+from .games import GAME_SUFFIXES, as_domain, game_files, report_of
+from .report import Report
 from .stats import Summary, group_rows, markdown_table, number, summarize
-from .trace import execute
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
 #: The metrics of the summary tables, with the names papers use.
@@ -70,9 +69,7 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[di
     rows = []
     for result in read_input(path, domain, **options):
         try:
-            if isinstance(result, StripsIntError):
-                raise result
-            rows.append(game_row(analyze_run(domain, execute(result))))
+            rows.append(game_row(report_of(domain, result)))
         except StripsIntError as exc:
             rows.append(_error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
     return rows

@@ -57,14 +57,18 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
         yield from read_input(path, domain, **options)
 
 
+def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
+    """The report of one result of :func:`read_games` (or ``read_input``); the error a result is, raised."""
+    if isinstance(result, StripsIntError):
+        raise result
+    return analyze_run(domain, execute(result))
+
+
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
     """:func:`read_games`, each game analysed: a report, or the error that stopped that game."""
     domain = as_domain(domain)
     for result in read_games(domain, *paths, **options):
-        if isinstance(result, StripsIntError):
-            yield result
-            continue
         try:
-            yield analyze_run(domain, execute(result))
+            yield report_of(domain, result)
         except StripsIntError as exc:
             yield exc

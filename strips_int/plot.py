@@ -17,9 +17,8 @@ from typing import Any, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .errors import StripsIntError
-from .games import as_domain
-from .report import Report, analyze_run
-from .trace import execute
+from .games import as_domain, report_of
+from .report import Report
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
@@ -47,9 +46,7 @@ def first_report(domain_path: str | Path, trace_path: Path, **options: Any) -> R
 
     domain = as_domain(domain_path)
     for result in read_input(trace_path, domain, **options):
-        if isinstance(result, StripsIntError):
-            raise result
-        return analyze_run(domain, execute(result))
+        return report_of(domain, result)
     raise StripsIntError(str(trace_path), None, "no game in the file")
 
 

@@ -21,7 +21,6 @@ import dataclasses
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
 from strips_int.planners import (

@@ -18,7 +18,7 @@ from strips_int import StripsIntError, analyze, analyze_games, evaluate_games, l
 from strips_int import grounders
 from strips_int.check import main as check_main
 from strips_int.evaluate import main as evaluate_main
-from strips_int.grounders import Option, read_input
+from strips_int.grounders import Option
 from strips_int.rc_cli import main as rc_main
 from strips_int.trace import Grounder, Step, Trace, apply, step_label
 from strips_int.task import parse_atom
