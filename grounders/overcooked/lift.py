@@ -212,9 +212,8 @@ class _Lifter:
         return name
 
     # -- transitions -------------------------------------------------------------------
-    def apply(self, state: set[Fact], atom: Fact, where: str, tracker: _Tracker) -> str | None:
+    def apply(self, state: set[Fact], atom: Fact, where: str) -> str | None:
         """Ground ``atom`` (the one grounding code) and apply it to ``state`` in place, or say why not."""
-        self.known.update(tracker.kinds)
         return apply(state, self.grounder.ground(atom, where))
 
 
@@ -321,7 +320,7 @@ class _Lifter:
             raise self.fail(None, "the game has no states")
         self.check_terrain()
         tracker = self.build_init(game.states[0])
-        self.known.update({**self.domain.constants, **self.objects})
+        self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
         for i, joint in enumerate(game.actions):
@@ -335,7 +334,7 @@ class _Lifter:
                 continue
             self._mark_cooking_started(tracker, chosen)
             for atom in self.environment(tracker, after):
-                failure = self.apply(state, atom, f"step {i}", tracker)
+                failure = self.apply(state, atom, f"step {i}")
                 if failure:
                     raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
@@ -366,7 +365,8 @@ class _Lifter:
                 if atom is None:
                     continue
                 trial |= {("fresh", name) for name in attempt.created[known:]}
-                why = self.apply(trial, atom, f"step {i}", attempt)
+                self.known.update((name, attempt.kinds[name]) for name in attempt.created[known:])
+                why = self.apply(trial, atom, f"step {i}")
                 if why:
                     failure = failure or why
                     break
