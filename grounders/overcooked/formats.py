@@ -81,7 +81,8 @@ class _NoClasses(pickle.Unpickler):
 def detect(path: Path) -> str | None:
     """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
 
-    JSON is parsed (an object with ``ep_states``); a CSV's header must name
+    JSON is parsed (an object with ``ep_states``; a file that never mentions
+    ``"ep_states"`` is passed over unparsed); a CSV's header must name
     ``state`` and ``joint_action``; a pickle must open with the pickle protocol
     opcode (loading it is the reader's work, with no classes admitted).
     """
@@ -95,24 +96,27 @@ def detect(path: Path) -> str | None:
                 header = next(csv.reader(handle), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
-            data = read_json(path)
-            return "episode-json" if isinstance(data, dict) and isinstance(data.get("ep_states"), list) else None
+            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_states"')) else None
     except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
         return None
     return None
 
 
+def _is_episode(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("ep_states"), list)
+
+
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
     """Every game in ``path`` (one, except a CSV with several trials); a game that cannot be read is its error."""
-    kind = detect(path)
     source = str(path)
     try:
-        if kind == "zsceval-pickle":
-            games: Iterator[Game | StripsIntError] = iter([_read_pickle(path, layout)])
+        if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
+            kind, data = "episode-json", read_json(path)
+            games: Iterator[Game | StripsIntError] = iter([_read_episode(data, source, layout)])
+        elif (kind := detect(path)) == "zsceval-pickle":
+            games = iter([_read_pickle(path, layout)])
         elif kind == "overcooked-ai-csv":
             games = _read_csv(path, layout)
-        elif kind == "episode-json":
-            games = iter([_read_episode(read_json(path), source, layout)])
         else:
             raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, "
                                  ".pkl, .csv)")

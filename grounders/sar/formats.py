@@ -41,7 +41,7 @@ def detect(path: Path) -> str | None:
     if path.suffix.lower() != ".json":
         return None
     try:
-        data = read_json(path)
+        data = read_json(path, mentioning=b"strips-int-sar-")
     except StripsIntError:
         return None
     tag = data.get("format") if isinstance(data, dict) else None
