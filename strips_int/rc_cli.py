@@ -98,19 +98,21 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
     given = grounder_options(args)
     chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)]
+    named = load_domain(args.domain) if args.domain else None
+    if len(chosen) > 1 and named is not None:  # grounders sharing an option (--layout): DOMAIN decides
+        chosen = [g for g in chosen if g.domain == named.name]
     if len(chosen) > 1:
-        parser.error(f"options of several grounders given ({', '.join(g.name for g in chosen)}): choose one")
+        parser.error(f"options of several grounders given ({', '.join(g.name for g in chosen)}): name DOMAIN")
     if chosen:
         grounder = chosen[0]
         mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
-        domain = load_domain(args.domain or grounder.domain)
+        domain = named or load_domain(grounder.domain)
         problem = grounder.start_problem(str(next(iter(mine.values()))), domain, **mine)
         if problem is None:
             parser.error(f"the {grounder.name} grounder has no start problems")
         return domain, problem
-    if args.domain and args.problem:
-        domain = load_domain(args.domain)
-        return domain, load_problem(domain, args.problem)
+    if named is not None and args.problem:
+        return named, load_problem(named, args.problem)
     parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
                  "or --all-layouts")
 

@@ -212,3 +212,23 @@ def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path)
         assert loaded == ["toy"]
     finally:
         grounders._found.cache_clear()
+
+
+class ToyScenarios(ToyGrounder):
+    """A toy grounder whose start problems share Overcooked's --layout option."""
+
+    options = (Option("--layout", "layout", "toy: a scenario name", "NAME"),)
+
+    def start_problem(self, name: str, domain, **_: Any):
+        return load_problem(domain, EXAMPLES / f"{name}.problem.pddl")
+
+
+def test_rc_takes_a_start_problem_from_a_registered_grounder(monkeypatch, capsys):
+    monkeypatch.setattr(grounders, "_added", {})
+    grounders.register(ToyScenarios())
+    assert rc_main(["sar", "--layout", "kit-pass", "--json"]) == 0  # DOMAIN tells the toy from Overcooked
+    data = json.loads(capsys.readouterr().out)
+    assert (data["problem"], data["verdict"]) == ("kit-pass", "non-RC")
+    with pytest.raises(SystemExit):
+        rc_main(["--layout", "kit-pass"])
+    assert "options of several grounders given (overcooked, toy): name DOMAIN" in capsys.readouterr().err
