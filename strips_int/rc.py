@@ -17,22 +17,14 @@ The candidate joint plan is executed and analysed like a recorded trace.
 
 from __future__ import annotations
 
-import argparse
-import csv
 import dataclasses
-import json
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping
 
-from strips_int.grounders.overcooked import get_layout, known_layouts, load_grid
-from strips_int.grounders.overcooked.lift import layout_problem
-from strips_int.grounders.sar import scenario_problem
 from strips_int.planners import (
     BY_RELAXATION,
-    PLANNERS,
     SOLVED,
     UNKNOWN,
     UNSOLVABLE,
@@ -42,11 +34,10 @@ from strips_int.planners import (
     to_unified_planning,
 )
 
-from .domain import Domain, load_domain, load_problem, packaged_domain
+from .domain import Domain
 from .errors import StripsIntError
 from .reachability import Reachable, relaxed_reachable
 from .report import Report, analyze, format_interdependence
-from .stats import markdown_table
 from .task import Fact, GroundAction, Problem, format_fact
 from .trace import Step, Trace
 
@@ -326,106 +317,7 @@ def format_text(result: RCResult) -> str:
     return "\n".join(lines)
 
 
-def classify_layouts(
-    names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0, others: str = IDLE
-) -> Iterator[RCResult]:
-    """The verdict of each Overcooked layout, in ``names`` order (old rules, ``soups`` to deliver)."""
-    domain = load_domain(packaged_domain("overcooked"))
-    for name in names:
-        yield required_cooperation(domain, layout_problem(get_layout(name), domain, soups), planner, timeout, others)
+if __name__ == "__main__":  # the command line lives in strips_int.rc_cli
+    from .rc_cli import main
 
-
-TABLE_COLUMNS = ("layout", "verdict", "reason", "joint plan length", "interdependencies", "constructive", "seconds")
-
-
-def table_row(result: RCResult) -> dict[str, Any]:
-    """One row of the ``--all-layouts`` table."""
-    counts = result.reports[0].counts if result.reports else {}
-    return {
-        "layout": result.problem.name.removeprefix("overcooked-"),
-        "verdict": result.verdict,
-        "reason": result.reason or "",
-        "joint plan length": len(result.joint.plan) if result.joint.plan is not None else "",
-        "interdependencies": counts.get("interdependencies", ""),
-        "constructive": counts.get("constructive", ""),
-        "seconds": f"{result.seconds:.2f}",
-    }
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m strips_int.rc",
-        description="Does a problem require cooperation? Plans each agent's projection and the joint "
-        "problem (SPEC section 8) and analyses a joint plan's interdependences.",
-    )
-    parser.add_argument("domain", type=Path, nargs="?", help="PDDL domain file (default: the packaged Overcooked "
-                        "domain with --layout/--grid, the SAR domain with --scenario)")
-    parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--layout", help="an Overcooked layout by name: players at their start tiles")
-    where.add_argument("--grid", type=Path, help="an Overcooked grid text file (or overcooked-ai .layout file)")
-    where.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
-    where.add_argument("--scenario", type=Path, help="a SAR scenario (or log): its initial state, every victim to treat")
-    parser.add_argument("--soups", type=int, default=1, help="Overcooked goal: soups to deliver (default 1)")
-    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv or .md)")
-    parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
-                        f"{', '.join(PLANNERS)}")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call (default 60)")
-    parser.add_argument("--others", choices=(IDLE, ABSENT), default=IDLE,
-                        help="in a projection the other agents stay where they are (idle) or are removed")
-    parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
-
-
-def _write_table(rows: list[dict[str, Any]], out: Path | None) -> None:
-    if out is not None and out.suffix == ".csv":
-        with open(out, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, TABLE_COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
-        return
-    text = markdown_table(TABLE_COLUMNS, ([row[c] for c in TABLE_COLUMNS] for row in rows))
-    if out is None:
-        print(text, end="")
-    else:
-        out.write_text(text)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.plans < 1 or args.timeout <= 0:
-        parser.error("--plans must be at least 1 and --timeout positive")
-    try:
-        if args.all_layouts:
-            start, rows = time.perf_counter(), []
-            for result in classify_layouts(known_layouts(aliases=False), args.soups, args.planner, args.timeout,
-                                           args.others):
-                rows.append(table_row(result))
-                print(f"{rows[-1]['layout']}: {result.verdict} ({result.seconds:.2f} s)", file=sys.stderr, flush=True)
-            _write_table(rows, args.out)
-            print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-            return 0
-        if args.layout or args.grid:
-            domain = load_domain(args.domain or packaged_domain("overcooked"))
-            layout = get_layout(args.layout) if args.layout else load_grid(args.grid)
-            problem = layout_problem(layout, domain, args.soups)
-        elif args.scenario:
-            domain = load_domain(args.domain or packaged_domain("sar"))
-            problem = scenario_problem(args.scenario, domain)
-        elif args.domain and args.problem:
-            domain = load_domain(args.domain)
-            problem = load_problem(domain, args.problem)
-        else:
-            parser.error("give DOMAIN PROBLEM, --layout NAME, --grid FILE, --scenario FILE or --all-layouts")
-        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans)
-    except StripsIntError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result.to_dict()) if args.json else format_text(result))
-    return 0
-
-
-if __name__ == "__main__":
     sys.exit(main())

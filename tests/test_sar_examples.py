@@ -9,8 +9,8 @@ from helpers import EXAMPLES, SAR
 
 def _pairs(report):
     return [
-        (i.giver, i.receiver, [" ".join(f) for f in i.facts], list(i.objects), v.category)
-        for i, v in zip(report.interdependencies, report.verdicts)
+        (i.giver.index, i.receiver.index, [" ".join(f) for f in i.facts], list(i.objects), i.category)
+        for i in report.interdependencies
     ]
 
 
@@ -79,7 +79,7 @@ def test_medkit_handed_back_is_looping_even_though_goal_reaching():
         (0, 1, ["has police1 kit1"], ["kit1"], "looping"),
         (1, 4, ["has nurse1 kit1"], ["kit1"], "looping"),
     ]
-    first, second = report.verdicts
+    first, second = report.interdependencies
     assert (first.goal_reaching, first.giver_loop, first.receiver_loop) == (True, True, False)
     assert (second.goal_reaching, second.giver_loop, second.receiver_loop) == (True, False, True)
     assert report.counts["non_constructive"] == 2

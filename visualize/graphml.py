@@ -27,10 +27,10 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     for u, v, data in source.edges(data=True):
         plain.add_edge(str(u), str(v), link="causal", fact=format_fact(data["fact"]),
                        objects=",".join(data["objects"]), category="")
-    for inter, verdict in zip(report.interdependencies, report.verdicts):
-        plain.add_edge(str(inter.giver), str(inter.receiver), link="interdependence",
+    for inter in report.interdependencies:
+        plain.add_edge(str(inter.giver.index), str(inter.receiver.index), link="interdependence",
                        fact=" ".join(format_fact(f) for f in inter.facts), objects=",".join(inter.objects),
-                       category=verdict.category)
+                       category=inter.category)
     return plain
 
 

@@ -82,38 +82,61 @@ class _NoClasses(pickle.Unpickler):
 
 
 def detect(path: Path) -> str | None:
-    """The Overcooked format of ``path``, or None when it is not one."""
+    """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
+
+    JSON is parsed (an object with ``ep_states``; a file that never mentions
+    ``"ep_states"`` is passed over unparsed); a CSV's header must name
+    ``state`` and ``joint_action``; a pickle must open with the pickle protocol
+    opcode (loading it is the reader's work, with no classes admitted).
+    """
     suffix = path.suffix.lower()
-    if suffix == ".pkl":
-        return "zsceval-pickle"
-    if suffix == ".csv":
-        return "overcooked-ai-csv"
-    if suffix == ".json":
-        try:
+    try:
+        if suffix in (".pkl", ".pickle"):
             with path.open("rb") as handle:
-                head = handle.read(4096).decode("utf-8", "replace")
-        except OSError:
-            return None
-        if '"ep_states"' in head or '"ep_actions"' in head:
-            return "episode-json"
+                return "zsceval-pickle" if handle.read(1) == pickle.PROTO else None
+        if suffix == ".csv":
+            with path.open(newline="", encoding="utf-8") as handle:
+                header = next(csv.reader(handle), [])
+            return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
+        if suffix == ".json":
+            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_states"')) else None
+    except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
+        return None
     return None
 
 
-def read_games(path: Path, layout: str | None = None) -> Iterator[Game]:
-    """Every game in ``path`` (one, except a CSV with several trials)."""
-    kind = detect(path)
+def _is_episode(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("ep_states"), list)
+
+
+def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
+    """Every game in ``path`` (one, except a CSV with several trials); a game that cannot be read is its error."""
     source = str(path)
-    if kind == "zsceval-pickle":
-        games: Iterator[Game] = iter([_read_pickle(path, layout)])
-    elif kind == "overcooked-ai-csv":
-        games = _read_csv(path, layout)
-    elif kind == "episode-json":
-        games = iter([_read_episode(read_json(path), source, layout)])
-    else:
-        raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, .pkl, .csv)")
+    try:
+        if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
+            kind, data = "episode-json", read_json(path)
+            games: Iterator[Game | StripsIntError] = iter([_read_episode(data, source, layout)])
+        elif (kind := detect(path)) == "zsceval-pickle":
+            games = iter([_read_pickle(path, layout)])
+        elif kind == "overcooked-ai-csv":
+            games = _read_csv(path, layout)
+        else:
+            raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, "
+                                 ".pkl, .csv)")
+    except StripsIntError as exc:
+        yield exc
+        return
     for game in games:
-        game.meta["format"] = kind
+        if isinstance(game, Game):
+            game.meta["format"] = kind
         yield game
+
+
+def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
+    """A game from an in-memory episode dict (``ep_states``, ``ep_actions``, optional ``mdp_params``)."""
+    game = _read_episode(data, source, layout)
+    game.meta["format"] = "episode-json"
+    return game
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
@@ -173,33 +196,45 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
                 rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
 
 
-def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
+def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]:
     source = str(path)
-    reader = csv.DictReader(io.StringIO(read_text(path)))
+    try:
+        reader = csv.DictReader(io.StringIO(read_text(path)))
+    except StripsIntError as exc:
+        yield exc
+        return
     missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
     if missing:
-        raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+        yield StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+        return
     trials: dict[str, list[tuple[int, dict]]] = {}
     for line, row in enumerate(reader, start=2):
         trials.setdefault(row["trial_id"], []).append((line, row))
     for trial, rows in trials.items():
-        states, actions, rewards = [], [], []
-        for line, row in rows:
-            try:
-                state = json.loads(row["state"])
-                joint = json.loads(row["joint_action"].replace("'", '"'))
-            except json.JSONDecodeError as exc:
-                raise StripsIntError(source, f"line {line}", f"malformed JSON in a cell: {exc.msg}") from None
-            states.append(_state(state, source, len(states)))
-            actions.append(_joint(joint, source, len(actions)))
-            try:
-                rewards.append(float(row.get("reward") or 0))
-            except ValueError:
-                raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
-        name = layout or rows[0][1].get("layout_name") or None
-        yield Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=sum(rewards),
-                   rewards=tuple(rewards),
-                   old_rules=name in _OLD_RULE_NAMES if name else True, meta={"trial_id": trial})
+        try:
+            yield _trial(source, trial, rows, layout)
+        except StripsIntError as exc:
+            yield exc
+
+
+def _trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: str | None) -> Game:
+    """One ``trial_id``'s rows of an overcooked-ai CSV as a game."""
+    states, actions, rewards = [], [], []
+    for line, row in rows:
+        try:
+            state = json.loads(row["state"])
+            joint = json.loads(row["joint_action"].replace("'", '"'))
+        except json.JSONDecodeError as exc:
+            raise StripsIntError(source, f"line {line}", f"malformed JSON in a cell: {exc.msg}") from None
+        states.append(_state(state, source, len(states)))
+        actions.append(_joint(joint, source, len(actions)))
+        try:
+            rewards.append(float(row.get("reward") or 0))
+        except ValueError:
+            raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
+    name = layout or rows[0][1].get("layout_name") or None
+    return Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=sum(rewards),
+                rewards=tuple(rewards), old_rules=name in _OLD_RULE_NAMES if name else True, meta={"trial_id": trial})
 
 
 # The 2019 human data was played with the old rules on the old layout names.

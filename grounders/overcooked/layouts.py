@@ -94,9 +94,9 @@ def get_layout(name: str) -> Layout:
     if path is not None:
         return _read_layout_file(path, name)
     raise StripsIntError(
-        "--layout", None,
+        f"layout {name!r}", None,
         f"unknown layout {name!r}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
-        "or give --grid FILE)",
+        "or give a grid file)",
     )
 
 
