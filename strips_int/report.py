@@ -22,6 +22,7 @@ from .interdependence import (
     find_interdependences,
 )
 from .reachability import relaxed_reachable
+from .required import Need, interdependence_needs
 from .task import Fact, Problem, format_fact
 from .trace import Run, Step, Trace, execute, load_trace
 from .triggers import AgentTasks, agent_tasks
@@ -43,6 +44,7 @@ class Report:
     interdependencies: tuple[Interdependence, ...]
     verdicts: tuple[Verdict, ...]
     tasks: Mapping[str, AgentTasks]
+    needs: tuple[Need, ...]  # SPEC section 10: required or optional, one per interdependence
 
     @property
     def counts(self) -> dict[str, int]:
@@ -54,6 +56,21 @@ class Report:
             "non_constructive": by[LOOPING] + by[IRRELEVANT],
             "looping": by[LOOPING],
             "irrelevant": by[IRRELEVANT],
+            **self.required_counts,
+        }
+
+    @property
+    def required_counts(self) -> dict[str, int]:
+        """Int_cons split by SPEC section 10: constructive_required + constructive_optional = constructive."""
+        constructive = [n.required for n, v in zip(self.needs, self.verdicts) if v.category == CONSTRUCTIVE]
+        return {"constructive_required": sum(constructive), "constructive_optional": constructive.count(False)}
+
+    def required_by_agent(self, agent: str) -> dict[str, int]:
+        """How many of the interdependences ``agent`` gave and received were required (every category)."""
+        pairs = list(zip(self.interdependencies, self.needs))
+        return {
+            "given_required": sum(n.required and self.steps[i.giver].agent == agent for i, n in pairs),
+            "received_required": sum(n.required and self.steps[i.receiver].agent == agent for i, n in pairs),
         }
 
     def _step(self, index: int) -> dict[str, Any]:
@@ -74,6 +91,7 @@ class Report:
                 "pct_not_accepted": tasks.pct_not_accepted,
                 "given": sum(self.steps[i.giver].agent == agent for i in self.interdependencies),
                 "received": sum(self.steps[i.receiver].agent == agent for i in self.interdependencies),
+                **self.required_by_agent(agent),
             }
         return {
             "source": self.source,
@@ -97,9 +115,10 @@ class Report:
                     "giver_loop": verdict.giver_loop,
                     "receiver_loop": verdict.receiver_loop,
                     "category": verdict.category,
-                    "why": verdict.why,
+                    "required": need.required,
+                    "why": f"{verdict.why}; {need.why}",
                 }
-                for inter, verdict in zip(self.interdependencies, self.verdicts)
+                for inter, verdict, need in zip(self.interdependencies, self.verdicts, self.needs)
             ],
         }
 
@@ -153,6 +172,8 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         interdependencies=tuple(inters),
         verdicts=tuple(verdicts),
         tasks=agent_tasks(run, domain, agent_types, needers, inters),
+        needs=interdependence_needs(domain, trace.problem, reachable, inters,
+                                    [trace.steps[i.receiver].agent for i in inters]),
     )
 
 
@@ -173,15 +194,17 @@ def format_text(report: Report) -> str:
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
+        f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(
-        f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
+        f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received  given-req  received-req"
     )
     for agent, row in data["agents"].items():
         lines.append(
             f"  {agent:<{width}}  {row['subtasks']:>9}  {row['triggers']:>8}  {row['accepted_triggers']:>8}  "
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
+            f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
     return "\n".join(lines)
@@ -193,5 +216,6 @@ def format_interdependence(item: Mapping[str, Any]) -> str:
     return (
         f"step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
         f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
-        f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
+        f"objects {', '.join(item['objects'])}; {item['category']}, {'required' if item['required'] else 'optional'}: "
+        f"{item['why']}"
     )
