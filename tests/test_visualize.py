@@ -107,6 +107,8 @@ def test_graphml_round_trip_with_plain_attributes(sar, tmp_path):
         assert all(isinstance(v, (str, int, bool)) for v in data.values())
     loops = [d for *_, d in back.edges(data=True) if d["link"] == "interdependence"]
     assert sorted(d["category"] for d in loops) == ["looping", "looping"]
+    # police1 could get kit1 only from the nurse, who holds it from the start (so needed no help for it)
+    assert [(d["category"], d["need"]) for d in loops] == [("looping", "required"), ("looping", "optional")]
     assert dict(back.nodes["init"]) == dict(plain.nodes["init"])
 
 
