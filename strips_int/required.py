@@ -8,14 +8,19 @@ interchangeable objects in their place (another fresh onion); else
 
 Interchangeable objects are those :func:`~strips_int.reachability.symmetry_classes`
 merges. A game's problem has as many onions as the game used, so each game is
-first folded to its classes' representatives; the folded problems of games on
-one layout are equal, and each agent's reachability is computed once for them
-(an ``lru_cache``: per process, bounded, keyed by value, never by identity).
+first folded to its classes' representatives; games on one layout then fold
+to one problem (on the user study, all of them), and each agent's
+reachability is computed once for it (an ``lru_cache``: per process, bounded,
+keyed by value, never by identity). Objects that are not interchangeable do
+not stand in for each other (SPEC section 10): a kit held by a partner makes
+the hand-over required even when another kit lies elsewhere.
+
 The reason of a required one is a lifted regression from the linking fact
 through the receiver's own and environment actions whose static
 preconditions hold, following at each step a precondition of a new predicate
-that the agent cannot reach alone (choice: the first such chain, up to three
-links, is what the report names).
+that the agent cannot reach alone, until a predicate only other agent types
+make (capability) or none is left (reach). Choice: the first such chain in
+sorted order, up to three links, is what the report names.
 """
 
 from __future__ import annotations
