@@ -198,7 +198,8 @@ def format_text(report: Report) -> str:
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(
-        f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received  given-req  received-req"
+        f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
+        "  given-req  received-req"
     )
     for agent, row in data["agents"].items():
         lines.append(
@@ -216,6 +217,5 @@ def format_interdependence(item: Mapping[str, Any]) -> str:
     return (
         f"step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
         f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
-        f"objects {', '.join(item['objects'])}; {item['category']}, {'required' if item['required'] else 'optional'}: "
-        f"{item['why']}"
+        f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
     )

@@ -46,7 +46,8 @@ def test_a_kit_the_nurse_could_have_fetched_is_optional():
 def test_an_extinguished_fire_is_required_by_capability():
     # fire-out: only a firefighter can make (fire-free kitchen); the nurse's move in and treat need it.
     report = analyze(SAR, EXAMPLES / "fire-out.trace.json")
-    why = "required: nurse1 cannot make (fire-free kitchen) alone: only extinguish by a firefighter makes fire-free (capability)"
+    why = ("required: nurse1 cannot make (fire-free kitchen) alone: "
+           "only extinguish by a firefighter makes fire-free (capability)")
     assert needs(report) == [(0, 1, True, why), (0, 3, True, why)]
     assert (report.counts["constructive_required"], report.counts["constructive_optional"]) == (2, 0)
     data = report.to_dict()
@@ -89,7 +90,7 @@ def test_check_json_and_text_carry_the_split(capsys):
     assert check([str(SAR), str(EXAMPLES / "kit-pass.trace.json")]) == 0
     text = capsys.readouterr().out
     assert "  constructive: required 0, optional 1" in text
-    assert "constructive, optional: step 6 leads to goal fact (treated v2); no loop; optional: nurse1 could" in text
+    assert "constructive: step 6 leads to goal fact (treated v2); no loop; optional: nurse1 could make" in text
 
 
 def _study_games(layout: str, count: int):
