@@ -133,6 +133,8 @@ def _swapped(fact: Fact, canon: Fact, problem: Problem) -> list[str]:
 
 
 def _optional_why(agent: str, fact: Fact, canon: Fact, problem: Problem) -> str:
+    if fact in problem.init:
+        return f"optional: {format_fact(fact)} held in the initial state, before any help"
     swapped = _swapped(fact, canon, problem)
     return f"optional: {agent} could make {format_fact(fact)} alone" + (
         f" (with {', '.join(swapped)})" if swapped else "")

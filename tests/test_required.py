@@ -57,6 +57,18 @@ def test_an_extinguished_fire_is_required_by_capability():
     assert data["interdependencies"][0]["why"].endswith(why)
 
 
+def test_a_kit_the_receiver_held_from_the_start_is_optional():
+    # medkit-loop: the nurse holds kit1 initially, gives it to police and gets it back.
+    # Police could get it only from her (required); she had it before any help (optional).
+    report = analyze(SAR, EXAMPLES / "medkit-loop.trace.json")
+    assert [(n.required, n.why.split(":")[0]) for n in report.needs] == [(True, "required"), (False, "optional")]
+    assert report.needs[1].why == "optional: (has nurse1 kit1) held in the initial state, before any help"
+    # Both are looping, not constructive: neither counts in Int_cons,req or Int_cons,opt.
+    assert (report.counts["constructive_required"], report.counts["constructive_optional"]) == (0, 0)
+    agents = report.to_dict()["agents"]
+    assert (agents["nurse1"]["given_required"], agents["police1"]["received_required"]) == (1, 1)
+
+
 def test_a_kit_only_the_firefighter_holds_is_required_by_reach(sar):
     # kit2 starts in the firefighter's hands and the nurse cannot take it from them:
     # she would need it lying somewhere (pick-up), which only a drop by its holder makes.
