@@ -7,8 +7,11 @@ import json
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
-from strips_int import analyze, analyze_run, execute
+from strips_int import analyze, analyze_run, execute, load_domain
 from strips_int.check import main as check
+from strips_int.grounders import read_input
+from strips_int.reachability import relaxed_reachable
+from strips_int.required import fold
 from strips_int.trace import trace_from_dict
 
 OVERCOOKED = ROOT / "domains" / "overcooked.pddl"
@@ -133,3 +136,16 @@ def test_user_study_games_split_by_layout(layout, required, capsys):
             assert any("(to take-onion), out of its reach (reach)" in i["why"] for i in constructive)
         else:
             assert any("alone (with another onion for onion" in i["why"] for i in constructive)
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "user-study").is_dir(), reason="needs ../shared/data")
+def test_games_of_one_layout_fold_to_one_problem():
+    # Each game's problem has the onions, dishes and soups that game used; folded to
+    # the representatives of its interchangeable objects, two games of a layout are
+    # the same problem, so each agent's reachability is computed once for both.
+    domain = load_domain(OVERCOOKED)
+    first, second = (next(iter(read_input(path, domain))).problem for path in _study_games("counter_circuit", 2))
+    assert first.objects != second.objects
+    folded = [fold(p, relaxed_reachable(domain, p).classes) for p in (first, second)]
+    assert folded[0].objects == folded[1].objects and folded[0].init == folded[1].init
+    assert {"onion1", "dish1", "soup1"} <= set(folded[0].objects)
