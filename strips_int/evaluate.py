@@ -4,10 +4,12 @@ Analyse every game under the given files and folders, in parallel, and write
 paper tables:
 
 * ``DIR/games.jsonl`` then ``DIR/games.csv``: one row per game (source,
-  group keys, reward, every count, each role's trigger figures, error);
+  group keys, reward, every count, each role's trigger figures and required
+  interdependences given and received, error);
 * ``DIR/summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
-  reward, Int_cons, Int_non-cons and the trigger percentages, per group.
+  reward, Int_cons (and its required and optional parts, SPEC section 10),
+  Int_non-cons and the trigger percentages, per group.
 
 Rows are streamed to disk as games finish, so memory stays flat in the number
 of games; a broken game is a row with its error and makes the exit status 1.
@@ -37,7 +39,8 @@ from .stats import Summary, group_rows, markdown_table, number, summarize
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
 #: The metrics of the summary tables, with the names papers use.
-METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "non_constructive": "Int_non-cons"}
+METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
+                "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 
 
@@ -122,7 +125,7 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
 
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
-    """Reward, Int_cons, Int_non-cons, then each role's trigger percentages, as present."""
+    """Reward, Int_cons, Int_cons,req, Int_cons,opt, Int_non-cons, then each role's trigger percentages."""
     metrics = [m for m in METRIC_NAMES if m in columns]
     return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
 

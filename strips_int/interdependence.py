@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import networkx as nx
 
 from .causal import INIT
 from .task import Fact, format_fact
 from .trace import Run, Step
+
+if TYPE_CHECKING:
+    from .required import Need
 
 CONSTRUCTIVE, LOOPING, IRRELEVANT = "constructive", "looping", "irrelevant"
 CATEGORIES = (CONSTRUCTIVE, LOOPING, IRRELEVANT)
@@ -44,7 +47,8 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Finding:
-    """One interdependence with all that is said about it: its steps, facts, objects, category and why."""
+    """One interdependence with all that is said about it: its steps, facts, objects, category,
+    whether it was required (SPEC section 10) and why."""
 
     giver: Step
     receiver: Step
@@ -54,6 +58,7 @@ class Finding:
     giver_loop: bool
     receiver_loop: bool
     category: str
+    required: bool
     why: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,6 +72,7 @@ class Finding:
             "giver_loop": self.giver_loop,
             "receiver_loop": self.receiver_loop,
             "category": self.category,
+            "required": self.required,
             "why": self.why,
         }
 
@@ -75,12 +81,14 @@ def _step_dict(step: Step) -> dict[str, Any]:
     return {"index": step.index, "t": step.t, "agent": step.agent, "action": str(step.action)}
 
 
-def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict]) -> tuple[Finding, ...]:
-    """Each interdependence joined with its verdict (the one place the two are paired)."""
+def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
+             needs: Sequence[Need]) -> tuple[Finding, ...]:
+    """Each interdependence joined with its verdict and need (the one place they are paired);
+    ``why`` gives the category's reason, then the need's."""
     return tuple(
         Finding(steps[i.giver], steps[i.receiver], i.facts, i.objects, v.goal_reaching, v.giver_loop,
-                v.receiver_loop, v.category, v.why)
-        for i, v in zip(inters, verdicts, strict=True)
+                v.receiver_loop, v.category, n.required, f"{v.why}; {n.why}")
+        for i, v, n in zip(inters, verdicts, needs, strict=True)
     )
 
 

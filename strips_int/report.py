@@ -24,6 +24,7 @@ from .interdependence import (
     findings,
 )
 from .reachability import relaxed_reachable
+from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
 from .trace import Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
@@ -55,11 +56,19 @@ class Report:
             "non_constructive": by[LOOPING] + by[IRRELEVANT],
             "looping": by[LOOPING],
             "irrelevant": by[IRRELEVANT],
+            **self.required_counts,
         }
+
+    @property
+    def required_counts(self) -> dict[str, int]:
+        """Int_cons split by SPEC section 10: constructive_required + constructive_optional = constructive."""
+        constructive = [f.required for f in self.interdependencies if f.category == CONSTRUCTIVE]
+        return {"constructive_required": sum(constructive), "constructive_optional": constructive.count(False)}
 
     def agent_metrics(self) -> dict[str, dict[str, Any]]:
         """Each agent's figures (the one definition ``to_dict``, the text and ``evaluate``'s rows use):
-        type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received."""
+        type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
+        and how many of those given and received were required (SPEC section 10, every category)."""
         return {
             agent: {
                 "type": agent_type,
@@ -70,6 +79,8 @@ class Report:
                 "pct_not_accepted": self.tasks[agent].pct_not_accepted,
                 "given": sum(f.giver.agent == agent for f in self.interdependencies),
                 "received": sum(f.receiver.agent == agent for f in self.interdependencies),
+                "given_required": sum(f.required and f.giver.agent == agent for f in self.interdependencies),
+                "received_required": sum(f.required and f.receiver.agent == agent for f in self.interdependencies),
             }
             for agent, agent_type in self.agents.items()
         }
@@ -150,7 +161,8 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         graph=graph,
-        interdependencies=findings(trace.steps, inters, verdicts),
+        interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
+            domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, domain, agent_types, needers, inters),
     )
 
@@ -172,15 +184,18 @@ def format_text(report: Report) -> str:
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
+        f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
+        "  given-req  received-req"
     )
     for agent, row in data["agents"].items():
         lines.append(
             f"  {agent:<{width}}  {row['subtasks']:>9}  {row['triggers']:>8}  {row['accepted_triggers']:>8}  "
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
+            f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
     return "\n".join(lines)

@@ -83,7 +83,8 @@ def test_pointless_back_and_forth_is_looping_and_irrelevant(sar):
     assert [(v.giver_loop, v.receiver_loop, v.goal_reaching, v.category) for v in report.interdependencies] == [
         (True, False, False, "looping"), (False, True, False, "looping")]
     assert report.counts == {
-        "interdependencies": 2, "constructive": 0, "non_constructive": 2, "looping": 2, "irrelevant": 0}
+        "interdependencies": 2, "constructive": 0, "non_constructive": 2, "looping": 2, "irrelevant": 0,
+        "constructive_required": 0, "constructive_optional": 0}
 
 
 def test_object_state_change_breaks_the_loop(sar):

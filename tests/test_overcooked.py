@@ -117,8 +117,10 @@ def test_counter_passes_ending_in_a_delivered_soup_are_constructive(tmp_path, ov
     assert trace.meta["roles"] == {"player0": "human", "player1": "ai"}
     assert [(i.giver.action.name, i.receiver.action.name, i.objects)
             for i in report.interdependencies] == [("put", "take", (f"onion{k}",)) for k in (1, 2, 3)]
+    # Player 1 has no onion dispenser on its side: every pass is required.
     assert report.counts == {"interdependencies": 3, "constructive": 3, "non_constructive": 0,
-                             "looping": 0, "irrelevant": 0}
+                             "looping": 0, "irrelevant": 0, "constructive_required": 3,
+                             "constructive_optional": 0}
     # Cooking is environment steps: the pot starts by itself at 3 onions, then finishes.
     env = [str(s.action) for s in report.steps if s.agent is None]
     assert env == ["(auto-cook soup1 pot4_1)", "(finish-cooking soup1 pot4_1)"]

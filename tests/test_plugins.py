@@ -127,8 +127,9 @@ def test_pyperplan_uses_the_converted_action_names(capsys):
 def test_analyze_reads_a_raw_game_with_the_domain_by_name():
     report = analyze("overcooked", GAME)
     # SPEC v2: deliver needs only the held soup, so the 4 deliveries no longer repeat a plating link (14 -> 10).
+    # counter_circuit is an open kitchen: every constructive one is optional (SPEC section 10).
     assert report.counts == {"interdependencies": 10, "constructive": 10, "non_constructive": 0, "looping": 0,
-                             "irrelevant": 0}
+                             "irrelevant": 0, "constructive_required": 0, "constructive_optional": 10}
     assert (len(report.steps), report.meta["agent"], report.meta["roles"]) == \
         (422, "cole", {"player0": "human", "player1": "ai"})
     human = report.agent_metrics()["player0"]

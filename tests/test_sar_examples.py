@@ -22,6 +22,7 @@ def test_victim_found_by_firefighter_treated_by_nurse():
     assert _pairs(report) == [(1, 3, ["located v1"], ["v1"], "constructive")]
     assert report.counts == {
         "interdependencies": 1, "constructive": 1, "non_constructive": 0, "looping": 0, "irrelevant": 0,
+        "constructive_required": 0, "constructive_optional": 1,
     }
     # The search is the firefighter's only sub-task (move is navigation) and a
     # trigger (the nurse's treat needs (located v1)), accepted. The nurse's
@@ -30,6 +31,7 @@ def test_victim_found_by_firefighter_treated_by_nurse():
     assert agents["firefighter1"] == {
         "type": "firefighter", "subtasks": 1, "triggers": 1, "accepted_triggers": 1,
         "pct_triggers": 100.0, "pct_not_accepted": 0.0, "given": 1, "received": 0,
+        "given_required": 0, "received_required": 0,  # the nurse could have searched the kitchen herself
     }
     assert agents["nurse1"]["subtasks"] == 1
     assert agents["nurse1"]["triggers"] == 0
