@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from strips_int.grounders import read_input
-from strips_int.visualize import plot_timeline, save, write_graphml
+from strips_int.visualize import plot_timeline, save, write_graphml, write_html
 
 from .domain import load_domain, load_problem
 from .errors import StripsIntError
@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")
     parser.add_argument("--graphml", type=Path, metavar="OUT",
                         help="write each trace's causal graph: OUT.graphml, or a folder with several traces")
+    parser.add_argument("--html", type=Path, metavar="OUT",
+                        help="write each trace's self-contained HTML report: OUT.html, or a folder with several traces")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
     return parser
@@ -95,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     save(plot_timeline(report), outputs.path(args.plot, trace.source, ".png"))
                 if args.graphml:
                     write_graphml(report, outputs.path(args.graphml, trace.source, ".graphml"))
+                if args.html:
+                    write_html(report, trace.problem, outputs.path(args.html, trace.source, ".html"))
                 if args.json:
                     print(json.dumps(report.to_dict()), flush=True)
                 else:

@@ -1,10 +1,12 @@
 """``python -m strips_int.plot``: figures for papers.
 
-    python -m strips_int.plot timeline DOMAIN TRACE --out FIG.{png,pdf,svg}
-    python -m strips_int.plot influence DOMAIN TRACE [--object O] [--since T] --out FIG
+    python -m strips_int.plot timeline DOMAIN TRACE [--window T0:T1] --out FIG.{png,pdf,svg}
+    python -m strips_int.plot influence DOMAIN TRACE [--object O | --all] [--since T] --out FIG
+    python -m strips_int.plot agents DOMAIN PATH... --out FIG
     python -m strips_int.plot summary DIR/summary.csv --out FIG
 
-``TRACE`` is anything ``strips_int.check`` reads (its first game). Exit
+``TRACE`` is anything ``strips_int.check`` reads (its first game); ``agents``
+adds up every game in the given files and folders (one batch group). Exit
 status 0, or 2 with one ``error:`` line for bad input.
 """
 
@@ -16,10 +18,11 @@ from pathlib import Path
 from typing import Sequence
 
 from strips_int.grounders import read_input
-from strips_int.visualize import plot_influence, plot_summary, plot_timeline, save
+from strips_int.visualize import parse_window, plot_agents, plot_influence, plot_summary, plot_timeline, save
 
 from .domain import load_domain
 from .errors import StripsIntError
+from .evaluate import game_files
 from .report import Report, analyze
 
 
@@ -33,8 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("trace", type=Path)
         command.add_argument("--layout", help="Overcooked layout name (default: the game's)")
         command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
+    commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
+                                              help="only time steps T0..T1 (either may be left out)")
     influence = commands.choices["influence"]
-    influence.add_argument("--object", help="the object to follow (default: every step)")
+    influence.add_argument("--object", help="the object to follow (default: the one most interdependences name)")
+    influence.add_argument("--all", action="store_true", help="every step of the game, in agent lanes")
+    agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")
+    agents.add_argument("domain", type=Path)
+    agents.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="games (files or folders), added up")
+    agents.add_argument("--layout", help="Overcooked layout name (default: the game's)")
+    agents.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     influence.add_argument("--since", type=int, default=0, help="from this time step (default 0)")
     summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
     summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
@@ -55,9 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "summary":
             figure = plot_summary(args.summary)
         elif args.command == "timeline":
-            figure = plot_timeline(first_report(args.domain, args.trace, args.layout))
+            figure = plot_timeline(first_report(args.domain, args.trace, args.layout), 
+                                   window=parse_window(args.window) if args.window else None)
+        elif args.command == "agents":
+            domain = load_domain(args.domain)
+            figure = plot_agents([analyze(domain, trace).to_dict() for path in game_files(args.paths)[0]
+                                  for trace in read_input(path, domain, layout=args.layout)])
         else:
-            figure = plot_influence(first_report(args.domain, args.trace, args.layout), args.object, args.since)
+            figure = plot_influence(first_report(args.domain, args.trace, args.layout), args.object, args.since,
+                                    whole=args.all)
         print(save(figure, args.out))
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
