@@ -55,7 +55,7 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     present = [c for c in CATEGORY_STYLE if any(category.get(e) == c for e in edges)]
     with matplotlib.rc_context(RC_PARAMS):
         steps = len(order)
-        figure = new_figure(width if whole else max(width, min(7.0, 0.9 + 0.32 * steps)), 1.2 + 0.6 * len(names))
+        figure = new_figure(2 * width if whole else max(width, min(7.0, 0.9 + 0.32 * steps)), 1.2 + 0.6 * len(names))
         ax = figure.subplots()
         for u, v in edges:
             style = CATEGORY_STYLE.get(category.get((u, v)), {"color": "#BFBFBF", "linestyle": "-"})
