@@ -297,4 +297,4 @@ def test_the_text_check_sees_crops_and_overlaps(tmp_path):
     ax.text(0.5, 0.5, "take")
     ax.text(0.52, 0.5, "take")
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "bad.png")
-    assert outside == ["a title far too long to fit inside a two-inch wide figure"] and ("take", "take") in pairs
+    assert "a title far too long to fit inside a two-inch wide figure" in outside and ("take", "take") in pairs
