@@ -27,7 +27,7 @@ from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
-th{background:#f2f2f2}td.num{text-align:right}img.timeline{max-width:100%}img.kitchen{width:24em}
+th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.kitchen{width:24em}
 .constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
 
 
