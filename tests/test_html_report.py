@@ -11,8 +11,13 @@ from html.parser import HTMLParser
 import matplotlib.image
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
 
+from strips_int import analyze, load_domain
 from strips_int.check import main as check_main
+from strips_int.grounders import read_input
+from strips_int.visualize.kitchen import draw_kitchen, states, tiles
 
 GAME = SHARED_DATA / "user-study" / "hsp" / "5_11_2025_0_16_29_human=1.json"
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
@@ -89,3 +94,23 @@ def test_html_report_in_headless_chromium(which, tmp_path, capsys):
     dom = Page(browser.stdout)
     assert dom.rows == ["interdependence"] * rows
     assert len(dom.images) == 1 + (rows if which == "overcooked" else 0)
+
+
+@pytest.mark.skipif(not GAME.is_file(), reason="needs ../shared/data")
+def test_kitchen_drawn_from_the_lifted_state():
+    domain = load_domain(ROOT / "domains" / "overcooked.pddl")
+    [trace] = read_input(GAME, domain)
+    report = analyze(domain, trace)
+    first = report.to_dict()["interdependencies"][0]  # player1 puts onion1 on counter2_1, player0 takes it
+    before = list(states(trace.problem.init, [s.action for s in report.steps]))
+    state = before[first["receiver"]["index"]]
+    assert ("on", "onion1", "counter2_1") in state
+    figure = Figure()
+    ax = figure.subplots()
+    draw_kitchen(ax, trace.problem.objects, state, list(report.agents), first["objects"])
+    circles = {tuple(p.center): p for p in ax.patches if isinstance(p, Circle)}
+    assert circles[2, 1].get_edgecolor()[:3] == (1.0, 0.0, 0.0)  # onion1 on counter2_1, ringed
+    at = {fact[1]: fact[2] for fact in state if fact[0] == "at"}
+    assert at == {"player0": "c3_1", "player1": "c1_1"} and (3, 1) in circles and (1, 1) in circles
+    assert len(tiles(trace.problem.objects)) == 25  # forced_coordination is 5 x 5
+    assert ax.get_xlim() == (-0.5, 4.5)
