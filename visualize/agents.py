@@ -43,10 +43,11 @@ def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category,
     nodes: dict[str, None] = {}
     counts: Counter[Edge] = Counter()
     for game in games:
-        roles = game["meta"].get("roles") or {} if by_role else {}
+        roles = (game["meta"].get("roles") or {}) if by_role else {}
         nodes.update(dict.fromkeys(roles.get(a, a) for a in game["agents"]))
         for item in game["interdependencies"]:
-            giver, receiver = (roles.get(item[e]["agent"], item[e]["agent"] or ENVIRONMENT) for e in ("giver", "receiver"))
+            giver, receiver = (roles.get(item[end]["agent"], item[end]["agent"] or ENVIRONMENT)
+                               for end in ("giver", "receiver"))
             nodes.update(dict.fromkeys((giver, receiver)))
             counts[giver, receiver, split(item)] += 1
     return list(nodes), counts

@@ -22,7 +22,7 @@ from strips_int.report import Report
 from strips_int.task import Problem
 
 from .kitchen import draw_kitchen, is_kitchen, states
-from .style import RC_PARAMS, new_figure
+from .style import RC_PARAMS
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
@@ -58,7 +58,8 @@ def _kitchens(report: Report, problem: Problem, item: Mapping[str, Any], before:
     """Two kitchens side by side: after the giver's step, before the receiver's."""
     giver, receiver = item["giver"], item["receiver"]
     with matplotlib.rc_context(RC_PARAMS):
-        figure = Figure(figsize=(3.4, 1.6), layout="none")  # a fixed layout: constrained layout costs a second per row here
+        # A fixed layout: constrained layout would cost about a second per row here.
+        figure = Figure(figsize=(3.4, 1.6), layout="none")
         figure.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.88, wspace=0.05)
         for ax, state, caption in zip(figure.subplots(1, 2), (before[giver["index"] + 1], before[receiver["index"]]),
                                       (f"after t={giver['t']} ({giver['agent']})",

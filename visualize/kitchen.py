@@ -53,6 +53,11 @@ def states(init: Iterable[Fact], actions: Sequence[GroundAction]) -> Iterator[fr
         yield frozenset(state)
 
 
+def _ring(marked: bool) -> dict[str, object]:
+    """A red ring for the objects an interdependence shares, a thin black one otherwise."""
+    return {"edgecolor": "red", "linewidth": 1.2} if marked else {"edgecolor": "black", "linewidth": 0.4}
+
+
 def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], agents: Sequence[str],
                  highlight: Iterable[str] = ()) -> None:
     """Draw the kitchen in ``state`` on ``ax``; objects in ``highlight`` get a red ring."""
@@ -75,16 +80,14 @@ def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], a
     for i, agent in enumerate(agents):
         if agent in placed:
             ax.add_patch(Circle(placed[agent], 0.36, facecolor=AGENT_COLORS[i % len(AGENT_COLORS)],
-                                edgecolor="red" if agent in marked else "black", linewidth=1.2 if agent in marked else 0.4))
+                                **_ring(agent in marked)))
             ax.text(*placed[agent], agent[-1], ha="center", va="center", fontsize=6)
     for item, pos in sorted(placed.items()):
         kind = objects.get(item, "")
         if kind in ITEM_STYLE:
             letter, colour = ITEM_STYLE[kind]
             ready = kind == "soup" and ("ready", item) in state
-            ax.add_patch(Circle(pos, 0.2, facecolor="#B22222" if ready else colour,
-                                edgecolor="red" if item in marked else "black",
-                                linewidth=1.2 if item in marked else 0.4, zorder=3))
+            ax.add_patch(Circle(pos, 0.2, facecolor="#B22222" if ready else colour, zorder=3, **_ring(item in marked)))
             ax.text(*pos, letter, ha="center", va="center", fontsize=5, zorder=4)
     columns = [x for x, _ in grid]
     rows = [y for _, y in grid]
