@@ -70,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    window=parse_window(args.window) if args.window else None)
         elif args.command == "agents":
             domain = load_domain(args.domain)
-            figure = plot_agents([analyze(domain, trace).to_dict() for path in game_files(args.paths)[0]
+            files = game_files(args.paths)[0]
+            if not files:
+                raise StripsIntError(" ".join(map(str, args.paths)), None, "no game files")
+            figure = plot_agents([analyze(domain, trace).to_dict() for path in files
                                   for trace in read_input(path, domain, layout=args.layout)])
         else:
             figure = plot_influence(first_report(args.domain, args.trace, args.layout), args.object, args.since,

@@ -298,3 +298,9 @@ def test_the_text_check_sees_crops_and_overlaps(tmp_path):
     ax.text(0.52, 0.5, "take")
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "bad.png")
     assert "a title far too long to fit inside a two-inch wide figure" in outside and ("take", "take") in pairs
+
+
+def test_agents_cli_without_games_is_one_line(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert plot_main(["agents", str(SAR), str(tmp_path / "empty"), "--out", str(tmp_path / "a.png")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'empty'}: no game files\n"
