@@ -33,6 +33,8 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
                         help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")
     parser.add_argument("--graphml", type=Path, metavar="OUT",
                         help="write each trace's causal graph: OUT.graphml, or a folder with several traces")
+    parser.add_argument("--html", type=Path, metavar="OUT",
+                        help="write each trace's self-contained HTML report: OUT.html, or a folder with several traces")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
     add_grounder_options(parser)
@@ -68,8 +70,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     from .games import report_of
     from .report import format_text
 
-    if args.plot or args.graphml:  # matplotlib only when a figure is asked for
-        from strips_int.visualize import plot_timeline, save, write_graphml
+    if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for
+        from strips_int.visualize import plot_timeline, save, write_graphml, write_html
     try:
         domain = load_domain(args.domain)
         domain = domain.with_pragmas(
@@ -93,6 +95,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
                     save(plot_timeline(report), outputs.path(args.plot, report.source, ".png"))
                 if args.graphml:
                     write_graphml(report, outputs.path(args.graphml, report.source, ".graphml"))
+                if args.html:
+                    write_html(report, result.problem, outputs.path(args.html, report.source, ".html"))
                 if args.json:
                     print(json.dumps(report.to_dict()), flush=True)
                 else:

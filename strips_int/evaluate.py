@@ -160,13 +160,19 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
             for metric, s in cells.items():
                 writer.writerow([*group, metric, s.n, *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
 
-    def cell(s: Summary) -> str:
-        return "-" if s.n == 0 else f"{s.mean:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]"
+    def cell(s: Summary, games: int) -> str:
+        if s.n == 0:
+            return "-"
+        text = f"{s.mean:.2f}" if s.n < 2 else f"{s.mean:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]"
+        return text if s.n == games else f"{text} (n={s.n})"
 
     header = [*keys, "games", *(metric_label(m) for m in metrics)]
-    body = [[*group, str(max(s.n for s in cells.values())), *(cell(cells[m]) for m in metrics)]
-            for group, cells in table.items()]
-    (out / "summary.md").write_text("Mean [95 % bootstrap CI] per group.\n\n" + markdown_table(header, body))
+    body = []
+    for group, cells in table.items():
+        games = max(s.n for s in cells.values())
+        body.append([*group, str(games), *(cell(cells[m], games) for m in metrics)])
+    note = "Mean [95 % bootstrap CI] per group; (n=k) where a cell rests on fewer games; no CI under 2 games."
+    (out / "summary.md").write_text(note + "\n\n" + markdown_table(header, body))
 
     def tex(text: str) -> str:
         return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
@@ -175,7 +181,7 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
              " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(tex(c) for c in r) + r" \\" for r in body]
     lines += [r"\bottomrule", r"\end{tabular}"]
-    (out / "summary.tex").write_text("% Mean [95 % bootstrap CI] per group; needs \\usepackage{booktabs}\n"
+    (out / "summary.tex").write_text(f"% {note} Needs \\usepackage{{booktabs}}\n"
                                      + "\n".join(lines) + "\n")
 
 

@@ -1,10 +1,12 @@
 """``python -m strips_int.plot``: figures for papers.
 
-    python -m strips_int.plot timeline DOMAIN TRACE --out FIG.{png,pdf,svg}
-    python -m strips_int.plot influence DOMAIN TRACE [--object O] [--since T] --out FIG
+    python -m strips_int.plot timeline DOMAIN TRACE [--window T0:T1] --out FIG.{png,pdf,svg}
+    python -m strips_int.plot influence DOMAIN TRACE [--object O | --all] [--since T] --out FIG
+    python -m strips_int.plot agents DOMAIN PATH... --out FIG
     python -m strips_int.plot summary DIR/summary.csv --out FIG
 
-``TRACE`` is anything ``strips_int.check`` reads (its first game). Exit
+``TRACE`` is anything ``strips_int.check`` reads (its first game); ``agents``
+adds up every game in the given files and folders (one batch group). Exit
 status 0, or 2 with one ``error:`` line for bad input.
 """
 
@@ -17,7 +19,7 @@ from typing import Any, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .errors import StripsIntError
-from .games import as_domain, report_of
+from .games import as_domain, read_games, report_of
 from .report import Report
 
 
@@ -31,9 +33,17 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
         command.add_argument("trace", type=Path, help="a trace or raw game (its first game is drawn)")
         add_grounder_options(command)
         command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
+    commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
+                                              help="only time steps T0..T1 (either may be left out)")
     influence = commands.choices["influence"]
-    influence.add_argument("--object", help="the object to follow (default: every step)")
+    influence.add_argument("--object", help="the object to follow (default: the one most interdependences name)")
+    influence.add_argument("--all", action="store_true", help="every step of the game, in agent lanes")
     influence.add_argument("--since", type=int, default=0, help="from this time step (default 0)")
+    agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")
+    add_domain_argument(agents)
+    agents.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="games (files or folders), added up")
+    add_grounder_options(agents)
+    agents.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
     summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
     summary.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
@@ -52,16 +62,24 @@ def first_report(domain_path: str | Path, trace_path: Path, **options: Any) -> R
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.plot") -> int:
     args = build_parser(prog).parse_args(argv)
-    from strips_int.visualize import plot_influence, plot_summary, plot_timeline, save
+    from strips_int.visualize import parse_window, plot_agents, plot_influence, plot_summary, plot_timeline, save
 
     try:
         if args.command == "summary":
             figure = plot_summary(args.summary)
         elif args.command == "timeline":
-            figure = plot_timeline(first_report(args.domain, args.trace, **grounder_options(args)))
+            figure = plot_timeline(first_report(args.domain, args.trace, **grounder_options(args)),
+                                   window=parse_window(args.window) if args.window else None)
+        elif args.command == "agents":
+            domain = as_domain(args.domain)
+            reports = [report_of(domain, result).to_dict()
+                       for result in read_games(domain, *args.paths, **grounder_options(args))]
+            if not reports:
+                raise StripsIntError(" ".join(map(str, args.paths)), None, "no game files")
+            figure = plot_agents(reports)
         else:
             figure = plot_influence(first_report(args.domain, args.trace, **grounder_options(args)), args.object,
-                                    args.since)
+                                    args.since, whole=args.all)
         print(save(figure, args.out))
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)

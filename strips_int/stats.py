@@ -3,7 +3,8 @@
 The interval is the percentile bootstrap of the mean (numpy; 2,000 resamples
 and a fixed seed by default, so the same games give the same table). Missing
 values (a percentage whose denominator is 0) are left out of that metric, and
-each cell says how many games it rests on.
+each cell says how many games it rests on; under two games there is no sd and
+no interval (NaN).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ def summarize(values: Sequence[float], resamples: int = 2000, seed: int = 0) -> 
         nan = float("nan")
         return Summary(0, nan, nan, nan, nan)
     mean = float(data.mean())
-    sd = float(data.std(ddof=1)) if data.size > 1 else 0.0
+    if data.size < 2:  # one game has no spread: no standard deviation, no interval
+        return Summary(1, mean, float("nan"), float("nan"), float("nan"))
+    sd = float(data.std(ddof=1))
     rng = np.random.default_rng(seed)
     means = data[rng.integers(0, data.size, size=(resamples, data.size))].mean(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])

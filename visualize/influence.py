@@ -1,6 +1,9 @@
-"""The object-influence graph (SPEC section 7) drawn left to right by time, nodes coloured by agent."""
+"""The object-influence graph (SPEC section 7): one object's trajectory, or the whole game in agent lanes."""
 
 from __future__ import annotations
+
+import textwrap
+from collections import Counter
 
 import matplotlib
 import networkx as nx
@@ -11,51 +14,79 @@ from strips_int.causal import influence_trajectory
 from strips_int.errors import StripsIntError
 from strips_int.report import Report
 
-from .style import CATEGORY_STYLE, RC_PARAMS
-from .timeline import ENVIRONMENT, lane_colors, lanes
+from .style import CATEGORY_STYLE, RC_PARAMS, new_figure, place_labels
+from .timeline import ENVIRONMENT, game_title, lane_colors, lane_rows, lanes
+
+_LABEL = {"fontsize": 5.5, "color": "#333333"}
 
 
-def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float = 7.0) -> Figure:
-    """The causal links among the steps that mention ``obj`` (every step when None) from time ``since``.
+def busiest_object(report: Report) -> str:
+    """The object named by most interdependences (ties: by name): the default trajectory to draw."""
+    named = Counter(o for item in report.to_dict()["interdependencies"] for o in item["objects"])
+    if not named:
+        raise StripsIntError(report.source, None, "no interdependence names an object; give one or ask for all steps")
+    return min(named, key=lambda o: (-named[o], o))
 
-    Nodes sit at (time, agent lane); grey edges are causal links (``gid``
-    ``link:<giver>-><receiver>``), and a link that is part of an
-    interdependence is drawn in its category's style.
+
+def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float = 3.4,
+                   whole: bool = False) -> Figure:
+    """The causal links among the steps that mention ``obj`` from time ``since``.
+
+    One object (``obj``, or :func:`busiest_object` when None): its steps in
+    time order, evenly spaced left to right on their agent's lane, each
+    labelled ``t:action``. ``whole`` draws every step instead, at its time
+    on its agent's lane, unlabelled. Grey edges are causal links (``gid``
+    ``link:<giver>-><receiver>``); a link that is an interdependence is drawn
+    in its category's style, and the legend lists only categories present.
     """
+    data = report.to_dict()
+    obj = None if whole else obj or busiest_object(report)
     graph = influence_trajectory(report.graph, obj, since)
     if graph.number_of_nodes() == 0:
         raise StripsIntError(report.source, None, f"no step mentions {obj!r} at or after t={since}")
-    names = lanes(report)
-    row = {name: i for i, name in enumerate(names)}
-    colour = lane_colors(names)
-    category = {(i.giver.index, i.receiver.index): i.category for i in report.interdependencies}
-    position = {}
-    for node, data in graph.nodes(data=True):
-        lane = data["agent"] or ENVIRONMENT
-        position[node] = (data["t"], row[lane] + 0.12 * (data["index"] % 3 - 1))  # spread same-time steps
+    names = [n for n in lanes(report) if any((graph.nodes[v]["agent"] or ENVIRONMENT) == n for v in graph)]
+    row = lane_rows(names)
+    colour = lane_colors(lanes(report))
+    category = {(i["giver"]["index"], i["receiver"]["index"]): i["category"] for i in data["interdependencies"]}
+    order = sorted(graph.nodes, key=lambda n: (graph.nodes[n]["t"], graph.nodes[n]["index"]))
+    position = {n: (graph.nodes[n]["t"] if whole else rank, row[graph.nodes[n]["agent"] or ENVIRONMENT])
+                for rank, n in enumerate(order)}
+    edges = sorted({(u, v) for u, v in graph.edges()})
+    present = [c for c in CATEGORY_STYLE if any(category.get(e) == c for e in edges)]
     with matplotlib.rc_context(RC_PARAMS):
-        figure = Figure(figsize=(width, 0.9 + 0.6 * len(names)))
+        steps = len(order)
+        figure = new_figure(2 * width if whole else max(width, min(7.0, 0.9 + 0.32 * steps)), 1.2 + 0.6 * len(names))
         ax = figure.subplots()
-        edges = sorted({(u, v) for u, v in graph.edges()})
         for u, v in edges:
             style = CATEGORY_STYLE.get(category.get((u, v)), {"color": "#BFBFBF", "linestyle": "-"})
             collection = nx.draw_networkx_edges(graph, position, edgelist=[(u, v)], ax=ax, arrows=True,
-                                                arrowsize=6, width=0.8, edge_color=style["color"],
-                                                style=style["linestyle"], node_size=12)
+                                                arrowsize=5, width=0.7, edge_color=style["color"],
+                                                style=style["linestyle"], node_size=10,
+                                                connectionstyle="arc3,rad=0.2")
             for artist in collection if isinstance(collection, list) else [collection]:
                 artist.set_gid(f"link:{u}->{v}")
-        nodes = sorted(graph.nodes)
-        nx.draw_networkx_nodes(graph, position, nodelist=nodes, ax=ax, node_size=14,
-                               node_color=[colour[graph.nodes[n]["agent"] or ENVIRONMENT] for n in nodes])
-        handles = [Line2D([], [], marker="o", linestyle="", color=colour[n], markersize=4, label=n) for n in names]
-        handles += [Line2D([], [], label=c, linewidth=1.2, **s) for c, s in CATEGORY_STYLE.items()]
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=len(handles), frameon=False)
-        ax.set_yticks(range(len(names)))
-        ax.set_yticklabels(names)
-        ax.set_ylim(len(names) - 0.5, -0.5)
-        ax.tick_params(left=True, bottom=True, labelleft=True, labelbottom=True)
-        ax.set_xlabel("environment time step")
+        nx.draw_networkx_nodes(graph, position, nodelist=order, ax=ax, node_size=6 if whole else 14,
+                               node_color=[colour[graph.nodes[n]["agent"] or ENVIRONMENT] for n in order])
+        handles = [Line2D([], [], linewidth=1.0, label=c, **CATEGORY_STYLE[c]) for c in present]
+        if handles:
+            figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
+        ax.set_yticks([row[n] for n in names])
+        ax.set_yticklabels(["env." if n == ENVIRONMENT else n for n in names])
+        ax.set_ylim(max(row.values()) + 0.4, -0.8)
+        ax.tick_params(left=False, bottom=whole, labelleft=True, labelbottom=whole)
+        for side in ("top", "right", "left"):
+            ax.spines[side].set_visible(False)
+        if whole:
+            ax.set_xlabel("time step")
+        else:
+            ax.set_xlim(-1.3, steps + 0.3)
+            ax.spines["bottom"].set_visible(False)
         what = f"object {obj}" if obj else "all objects"
-        ax.set_title(f"{report.problem}: influence of {what} from t={since} "
-                     f"({graph.number_of_nodes()} steps, {len(edges)} links)", loc="left")
+        text = f"{game_title(data)}\ninfluence of {what} from t={since}: {steps} steps, {len(edges)} links"
+        ax.set_title("\n".join(textwrap.fill(line, int(figure.get_figwidth() * 15)) for line in text.split("\n")),
+                     loc="left")
+        if not whole:
+            labels = [(*position[n], f"{graph.nodes[n]['t']}:{graph.nodes[n]['action'][1:].split()[0]}", _LABEL)
+                      for n in order]
+            place_labels(figure, ax, labels, offsets=(3.0, -9.0, 10.0, -16.0))
     return figure

@@ -1,9 +1,14 @@
-"""The batch summary figure: per group, mean Int_cons (and its required and optional parts) and Int_non-cons
-with 95 % CIs, and task reward beside it."""
+"""The batch summary figure: per group, mean Int_cons (and its required and optional parts, SPEC section 10)
+and Int_non-cons with 95 % CIs, and task reward beside it.
+
+Every point says how many games it rests on (``n=``); a point from fewer
+than two games has no interval.
+"""
 
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 import matplotlib
@@ -11,7 +16,7 @@ from matplotlib.figure import Figure
 
 from strips_int.errors import StripsIntError
 
-from .style import CATEGORY_STYLE, RC_PARAMS
+from .style import CATEGORY_STYLE, RC_PARAMS, new_figure
 
 _PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"]),
            ("constructive_required", "Int_cons,req", "#009E73"),  # SPEC section 10
@@ -43,17 +48,16 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[
 
 
 def plot_summary(path: str | Path, width: float = 7.0) -> Figure:
-    """Left: Int_cons, Int_cons,req, Int_cons,opt and Int_non-cons per group; right: reward; points are means,
-    bars 95 % CIs.
+    """Left: Int_cons and Int_non-cons per group; right: reward; points are means, bars 95 % CIs.
 
-    Each error bar has ``gid`` ``<metric>:<group>``.
+    Each error bar has ``gid`` ``<metric>:<group>``, and its ``n=`` text ``n:<metric>:<group>``.
     """
     keys, table = read_summary(path)
     groups = list(table)
     if not groups:
         raise StripsIntError(str(path), None, "no groups in the summary")
     with matplotlib.rc_context(RC_PARAMS):
-        figure = Figure(figsize=(width, 0.8 + 0.28 * len(groups)))
+        figure = new_figure(width, 1.0 + 0.16 * len(_PANELS) * len(groups))  # room for an n= label per bar
         left, right = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": (2, 1)})
         y = list(range(len(groups)))
         for offset, (metric, label, color) in zip((-0.3, -0.1, 0.1, 0.3), _PANELS):
@@ -63,12 +67,13 @@ def plot_summary(path: str | Path, width: float = 7.0) -> Figure:
         left.set_yticklabels(groups)
         left.set_ylim(len(groups) - 0.5, -0.5)
         left.set_xlabel("interdependencies per game")
-        left.legend(loc="best", frameon=False)
+        figure.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncol=2, frameon=False)
         right.set_xlabel("task reward")
         left.set_title(" / ".join(keys) + ": mean and 95 % bootstrap CI", loc="left")
         for ax in (left, right):
             ax.grid(axis="x", color="#E5E5E5", linewidth=0.5)
             ax.set_axisbelow(True)
+            ax.margins(x=0.22)  # room for the n= texts
     return figure
 
 
@@ -77,7 +82,13 @@ def _bars(ax, groups, table, metric, y, color, label) -> None:
         cell = table[group].get(metric)
         if cell is None or cell["n"] == 0:
             continue
-        bar = ax.errorbar(cell["mean"], at, xerr=[[cell["mean"] - cell["ci_low"]], [cell["ci_high"] - cell["mean"]]],
-                          fmt="o", color=color, markersize=3, capsize=2, linewidth=0.8, label=label if i == 0 else None)
+        spread = cell["n"] >= 2 and not math.isnan(cell["ci_low"])
+        error = [[cell["mean"] - cell["ci_low"]], [cell["ci_high"] - cell["mean"]]] if spread else None
+        bar = ax.errorbar(cell["mean"], at, xerr=error, fmt="o", color=color, markersize=3, capsize=2,
+                          linewidth=0.8, label=label if i == 0 else None)
         for artist in bar.get_children():
             artist.set_gid(f"{metric}:{group}")
+        end = cell["ci_high"] if spread else cell["mean"]
+        text = ax.annotate(f"n={int(cell['n'])}", (end, at), xytext=(3, 0), textcoords="offset points",
+                           va="center", fontsize=5.5, color=color)
+        text.set_gid(f"n:{metric}:{group}")

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
+import textwrap
+
 import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import MaxNLocator
 
+from strips_int.errors import StripsIntError
 from strips_int.interdependence import CATEGORIES
 from strips_int.report import Report
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS
+from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS, new_figure, place_labels
 
 ENVIRONMENT = "environment"
+#: The environment lane sits this far below the last agent lane (agents are 1 apart): it only holds dots.
+ENVIRONMENT_GAP = 0.45
+_LABEL = {"fontsize": 5.5, "color": "#333333",
+          "bbox": {"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.75}}
 
 
 def lanes(report: Report) -> list[str]:
@@ -30,54 +39,98 @@ def lane_colors(names: list[str]) -> dict[str, str]:
             for i, name in enumerate(names)}
 
 
-def plot_timeline(report: Report, width: float = 7.0, max_labels: int = 40) -> Figure:
+def lane_rows(names: list[str]) -> dict[str, float]:
+    """Each lane's y: agents 1 apart, the environment lane closer (compact)."""
+    rows = {name: float(i) for i, name in enumerate(n for n in names if n != ENVIRONMENT)}
+    if ENVIRONMENT in names:
+        rows[ENVIRONMENT] = len(rows) - 1 + ENVIRONMENT_GAP
+    return rows
+
+
+def game_title(data: Mapping[str, Any]) -> str:
+    """``forced_coordination: player0 (ai), player1 (human)`` from :meth:`Report.to_dict`: layout, agents, roles."""
+    meta = data["meta"]
+    roles = meta.get("roles") or {}
+    where = meta.get("layout") or meta.get("scenario") or data["problem"]
+    who = ", ".join(f"{a} ({roles[a]})" if a in roles else a for a in data["agents"])
+    return f"{where}: {who}"
+
+
+def parse_window(text: str) -> tuple[int, int]:
+    """``T0:T1`` as two time steps (either side may be empty: from the start, to the end)."""
+    start, sep, end = text.partition(":")
+    try:
+        window = (int(start) if start else 0, int(end) if end else 2**31)
+    except ValueError:
+        window = (1, 0)
+    if not sep or window[0] > window[1]:
+        raise StripsIntError(text, None, "a time window is T0:T1 with integers T0 <= T1")
+    return window
+
+
+def plot_timeline(report: Report, width: float = 3.4, window: tuple[int, int] | None = None) -> Figure:
     """Draw ``report`` as a timeline; arrows carry ``gid`` ``interdependence:<i>:<category>``.
 
-    Sub-tasks are dots, labelled with their action (at most ``max_labels``
-    labels, evenly thinned); navigation steps are small ticks; environment
-    steps sit in their own lane.
+    Sub-tasks are dots, navigation steps small ticks, environment steps dots
+    in a compact lane of their own. Action labels are placed so that none
+    collides with another (the steps of interdependences first); labels with
+    no free place are left out and the title says how many. ``window`` keeps
+    the steps with ``T0 <= t <= T1`` and the interdependences with both ends
+    inside. The default width is one paper column.
     """
+    data = report.to_dict()
     names = lanes(report)
-    row = {name: i for i, name in enumerate(names)}
+    row = lane_rows(names)
     colors = lane_colors(names)
-    roles = report.meta.get("roles") or {}
+    roles = data["meta"].get("roles") or {}
+    t0, t1 = window or (min((s.t for s in report.steps), default=0), max((s.t for s in report.steps), default=0))
+    shown = [s for s in report.steps if t0 <= s.t <= t1]
+    if not shown:
+        raise StripsIntError(report.source, None, f"no step in the time window {t0}:{t1}")
+    t1 = min(t1, max(s.t for s in shown))
+    items = [(i, item) for i, item in enumerate(data["interdependencies"])
+             if t0 <= item["giver"]["t"] and item["receiver"]["t"] <= t1]
     subtasks = {i for tasks in report.tasks.values() for i in tasks.subtasks}
     with matplotlib.rc_context(RC_PARAMS):
-        figure = Figure(figsize=(width, 0.9 + 0.55 * len(names)))
+        figure = new_figure(width, 1.15 + 0.62 * len(report.agents))
         ax = figure.subplots()
         for name in names:
-            steps = [s for s in report.steps if (s.agent or ENVIRONMENT) == name]
+            steps = [s for s in shown if (s.agent or ENVIRONMENT) == name]
             moves = [s.t for s in steps if s.index not in subtasks and s.agent is not None]
-            tasks = [s for s in steps if s.index in subtasks or s.agent is None]
+            tasks = [s.t for s in steps if s.index in subtasks or s.agent is None]
             ax.axhline(row[name], color="#D9D9D9", linewidth=0.5, zorder=0)
-            ax.scatter(moves, [row[name]] * len(moves), marker="|", s=12, color="#BFBFBF", linewidths=0.6, zorder=1)
-            ax.scatter([s.t for s in tasks], [row[name]] * len(tasks), s=10, color=colors[name], zorder=3,
-                       edgecolors="none")
-        labelled = sorted(subtasks)
-        for index in labelled[:: max(1, -(-len(labelled) // max_labels))]:
-            step = report.steps[index]
-            ax.annotate(step.action.name, (step.t, row[step.agent or ENVIRONMENT]), xytext=(0, 4),
-                        textcoords="offset points", rotation=60, fontsize=5, ha="left", va="bottom", color="#333333")
-        for i, verdict in enumerate(report.interdependencies):
-            giver, receiver = verdict.giver, verdict.receiver
-            start, end = (giver.t, row[giver.agent or ENVIRONMENT]), (receiver.t, row[receiver.agent or ENVIRONMENT])
-            arrow = FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=6, linewidth=0.8, alpha=0.85,
-                                    connectionstyle="arc3,rad=0.15", zorder=2, **CATEGORY_STYLE[verdict.category])
-            arrow.set_gid(f"interdependence:{i}:{verdict.category}")
+            ax.scatter(moves, [row[name]] * len(moves), marker="|", s=8, color="#BFBFBF", linewidths=0.5, zorder=1)
+            ax.scatter(tasks, [row[name]] * len(tasks), s=6 if name == ENVIRONMENT else 8, color=colors[name],
+                       zorder=3, edgecolors="none")
+        for i, item in items:
+            giver, receiver = item["giver"], item["receiver"]
+            arrow = FancyArrowPatch((giver["t"], row[giver["agent"] or ENVIRONMENT]),
+                                    (receiver["t"], row[receiver["agent"] or ENVIRONMENT]), arrowstyle="-|>",
+                                    mutation_scale=5, linewidth=0.7, alpha=0.85, connectionstyle="arc3,rad=0.15",
+                                    zorder=2, **CATEGORY_STYLE[item["category"]])
+            arrow.set_gid(f"interdependence:{i}:{item['category']}")
             ax.add_patch(arrow)
-        counts = report.counts
-        handles = [Line2D([], [], label=f"{c} ({counts[c]})", linewidth=1.2, **CATEGORY_STYLE[c]) for c in CATEGORIES]
-        handles += [Line2D([], [], marker="o", linestyle="", color="#333333", markersize=3, label="sub-task"),
-                    Line2D([], [], marker="|", linestyle="", color="#BFBFBF", markersize=5, label="navigation")]
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=5, frameon=False)
-        ax.set_yticks(range(len(names)))
-        ax.set_yticklabels([f"{n} ({roles[n]})" if n in roles else n for n in names])
-        ax.set_ylim(len(names) - 0.4, -0.6)
-        last = max([s.t for s in report.steps], default=0)
-        ax.set_xlim(-0.5, last + 0.5)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("environment time step")
-        ax.set_title(f"{report.problem}: {counts['interdependencies']} interdependencies", loc="left", pad=28)
+        present = {c: sum(item["category"] == c for _, item in items) for c in CATEGORIES}
+        handles = [Line2D([], [], label=f"{c} ({present[c]})", linewidth=1.0, **CATEGORY_STYLE[c]) for c in CATEGORIES]
+        figure.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, handlelength=1.8,
+                      columnspacing=1.0)
+        ax.set_yticks([row[n] for n in names])
+        ax.set_yticklabels([f"{n}\n({roles[n]})" if n in roles else ("env." if n == ENVIRONMENT else n)
+                            for n in names])
+        ax.set_ylim(max(row.values()) + 0.25, -0.75)
+        ax.set_xlim(t0 - 0.01 * (t1 - t0 + 1) - 0.5, t1 + 0.01 * (t1 - t0 + 1) + 0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+        ax.set_xlabel("time step")
+        ax.tick_params(axis="y", length=0)
         for side in ("top", "right", "left"):
             ax.spines[side].set_visible(False)
+        span = f"t {t0}-{t1}: " if window else ""
+        head = textwrap.fill(game_title(data), width=int(width * 15))
+        title = ax.set_title(f"{head}\n{span}{len(items)} interdependencies", loc="left")
+        ends = {item[end]["index"] for _, item in items for end in ("giver", "receiver")}
+        candidates = sorted((s for s in shown if s.index in subtasks), key=lambda s: (s.index not in ends, s.t))
+        labels = [(s.t, row[s.agent or ENVIRONMENT], s.action.name, _LABEL) for s in candidates]
+        _, dropped = place_labels(figure, ax, labels, offsets=(2.5, 9.5, 16.5))
+        if dropped:  # a short tail on the last line: the layout the labels were placed in stays
+            title.set_text(f"{title.get_text()}, {dropped} labels left out")
     return figure

@@ -1,0 +1,103 @@
+"""The agent graph: who helped whom how often; agents as nodes, arrows giver -> receiver weighted by count.
+
+Arrows are split by a key of each interdependence (its category by default;
+pass another ``split`` to split by anything in :meth:`Report.to_dict`'s
+interdependence items, e.g. required/optional). Over several games, agents
+are named by their role (``human``, ``ai``) when every game gives one, so a
+batch group aggregates into one team picture.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyArrowPatch
+
+from strips_int.errors import StripsIntError
+from strips_int.interdependence import CATEGORIES
+
+from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
+from .timeline import ENVIRONMENT
+
+Split = Callable[[Mapping[str, Any]], str]
+Edge = tuple[str, str, str]
+
+
+def by_category(item: Mapping[str, Any]) -> str:
+    """The default split: the interdependence's category."""
+    return item["category"]
+
+
+def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category, by_role: bool = False
+                 ) -> tuple[list[str], Counter[Edge]]:
+    """The nodes and the number of interdependences per (giver, receiver, split key) over ``games``.
+
+    ``games`` are :meth:`Report.to_dict` values; with ``by_role`` an agent is
+    named by its role where the game's ``meta.roles`` gives one.
+    """
+    nodes: dict[str, None] = {}
+    counts: Counter[Edge] = Counter()
+    for game in games:
+        roles = (game["meta"].get("roles") or {}) if by_role else {}
+        nodes.update(dict.fromkeys(roles.get(a, a) for a in game["agents"]))
+        for item in game["interdependencies"]:
+            giver, receiver = (roles.get(item[end]["agent"], item[end]["agent"] or ENVIRONMENT)
+                               for end in ("giver", "receiver"))
+            nodes.update(dict.fromkeys((giver, receiver)))
+            counts[giver, receiver, split(item)] += 1
+    return list(nodes), counts
+
+
+def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, by_role: bool | None = None,
+                title: str | None = None, width: float = 3.4) -> Figure:
+    """Draw :func:`agent_counts`; each arrow has ``gid`` ``agents:<giver>-><receiver>:<key>:<count>``.
+
+    ``by_role`` defaults to True for several games, False for one. Arrow
+    width grows with the count, which is also printed on the arrow.
+    """
+    if not games:
+        raise StripsIntError("agent graph", None, "no games to draw")
+    by_role = len(games) > 1 if by_role is None else by_role
+    nodes, counts = agent_counts(games, split, by_role)
+    keys = [k for k in CATEGORIES if any(e[2] == k for e in counts)]
+    keys += sorted({e[2] for e in counts} - set(keys))
+    styles = {k: CATEGORY_STYLE.get(k, {"color": AGENT_COLORS[(i + 3) % len(AGENT_COLORS)], "linestyle": "-"})
+              for i, k in enumerate(keys)}
+    place = {n: (math.cos(math.pi - 2 * math.pi * i / len(nodes)), math.sin(math.pi - 2 * math.pi * i / len(nodes)))
+             for i, n in enumerate(nodes)}
+    heaviest = max(counts.values(), default=1)
+    with matplotlib.rc_context(RC_PARAMS):
+        figure = new_figure(width, (0.45 if len(nodes) <= 2 else 0.8) * width + 0.45)
+        ax = figure.subplots()
+        for i, node in enumerate(nodes):
+            ax.add_patch(Circle(place[node], 0.2, color=AGENT_COLORS[i % len(AGENT_COLORS)], zorder=3))
+            ax.text(*place[node], node, ha="center", va="center", fontsize=7, zorder=4)
+        for (giver, receiver, key), count in sorted(counts.items()):
+            rad = 0.12 + 0.14 * keys.index(key)
+            (x1, y1), (x2, y2) = place[giver], place[receiver]
+            arrow = FancyArrowPatch((x1, y1), (x2, y2), arrowstyle="-|>", connectionstyle=f"arc3,rad={rad}",
+                                    mutation_scale=8, linewidth=0.6 + 3.0 * count / heaviest, shrinkA=16, shrinkB=16,
+                                    zorder=2, **styles[key])
+            arrow.set_gid(f"agents:{giver}->{receiver}:{key}:{count}")
+            ax.add_patch(arrow)
+            # The midpoint of arc3's quadratic Bezier: half the control point's offset from the chord's middle.
+            mx, my = (x1 + x2) / 2 + 0.5 * rad * (y2 - y1), (y1 + y2) / 2 - 0.5 * rad * (x2 - x1)
+            ax.text(mx, my, str(count), ha="center", va="center", fontsize=6, color=styles[key]["color"],
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"}, zorder=5)
+        handles = [Line2D([], [], linewidth=1.2, label=f"{k} ({sum(c for e, c in counts.items() if e[2] == k)})",
+                          **styles[k]) for k in keys]
+        if handles:
+            figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+                          handlelength=1.8, columnspacing=1.0)
+        ax.set_xlim(-1.35, 1.35)
+        ax.set_ylim(-0.75 if len(nodes) <= 2 else -1.35, 0.75 if len(nodes) <= 2 else 1.35)
+        ax.set_aspect("equal")
+        ax.set_axis_off()
+        games_text = f"{len(games)} games" if len(games) > 1 else "1 game"
+        ax.set_title(title or f"who helped whom: {sum(counts.values())} interdependencies, {games_text}", loc="left")
+    return figure

@@ -1,0 +1,122 @@
+"""One game as a self-contained HTML page: summary, one table row per interdependence, timeline, kitchens.
+
+Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
+kitchens), so the file opens from disk in any browser with no server and no
+network. For an Overcooked game each row shows the kitchen just after the
+giver's step and just before the receiver's step, the objects the two share
+ringed in red.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from pathlib import Path
+from typing import Any, Mapping
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from strips_int.report import Report
+from strips_int.task import Problem
+
+from .kitchen import draw_kitchen, is_kitchen, states
+from .style import RC_PARAMS
+from .timeline import game_title, plot_timeline
+
+_STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
+th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.kitchen{width:24em}
+.constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
+
+
+def data_uri(figure: Figure, kind: str, dpi: int = 150) -> str:
+    """The figure as a ``data:`` URI (``png`` or ``svg``)."""
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(RC_PARAMS):
+        figure.savefig(buffer, format=kind, dpi=dpi, metadata={"png": {"Software": None},
+                                                               "svg": {"Date": None, "Creator": None}}[kind])
+    mime = "image/svg+xml" if kind == "svg" else "image/png"
+    return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
+
+
+def _table(header: list[str], rows: list[list[Any]], row_class: str = "") -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        cells = "".join(f'<td class="num">{c}</td>' if isinstance(c, (int, float)) else f"<td>{c}</td>" for c in row)
+        body.append(f'<tr class="{row_class}">{cells}</tr>' if row_class else f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _kitchens(report: Report, problem: Problem, item: Mapping[str, Any], before: list[frozenset]) -> str:
+    """Two kitchens side by side: after the giver's step, before the receiver's."""
+    giver, receiver = item["giver"], item["receiver"]
+    with matplotlib.rc_context(RC_PARAMS):
+        # A fixed layout: constrained layout would cost about a second per row here.
+        figure = Figure(figsize=(3.4, 1.6), layout="none")
+        figure.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.88, wspace=0.05)
+        for ax, state, caption in zip(figure.subplots(1, 2), (before[giver["index"] + 1], before[receiver["index"]]),
+                                      (f"after t={giver['t']} ({giver['agent']})",
+                                       f"before t={receiver['t']} ({receiver['agent']})")):
+            draw_kitchen(ax, problem.objects, state, list(report.agents), item["objects"])
+            ax.set_title(caption, fontsize=6)
+    uri = data_uri(figure, "png", dpi=110)
+    return f'<img class="kitchen" alt="kitchen at the giver\'s and the receiver\'s step" src="{uri}">'
+
+
+def html_report(report: Report, problem: Problem) -> str:
+    """The page for ``report``; ``problem`` (the trace's) gives the initial state the kitchens start from."""
+    data = report.to_dict()
+    counts = data["counts"]
+    title = html.escape(f"{game_title(data)} ({report.source})")
+    agents = [[html.escape(a), html.escape(str((data["meta"].get("roles") or {}).get(a, row["type"]))),
+               row["subtasks"], row["triggers"], row["accepted_triggers"], _pct(row["pct_triggers"]),
+               _pct(row["pct_not_accepted"]), row["given"], row["received"]] for a, row in data["agents"].items()]
+    kitchen = is_kitchen(problem.objects)
+    before = list(states(problem.init, [s.action for s in report.steps])) if kitchen else []
+    rows = []
+    for i, item in enumerate(data["interdependencies"]):
+        giver, receiver = item["giver"], item["receiver"]
+        row = [i, f"{giver['t']}", html.escape(str(giver["agent"])), html.escape(giver["action"]),
+               f"{receiver['t']}", html.escape(str(receiver["agent"])), html.escape(receiver["action"]),
+               html.escape(", ".join(item["objects"])),
+               f'<span class="{item["category"]}">{item["category"]}</span>', html.escape(item["why"])]
+        if kitchen:
+            row.append(_kitchens(report, problem, item, before))
+        rows.append(row)
+    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "objects",
+              "category", "why"] + (["kitchen"] if kitchen else [])
+    meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
+        f"<title>{title}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        f'<section id="summary"><h2>Summary</h2><p>domain {html.escape(report.domain)}, problem '
+        f"{html.escape(report.problem)}, {data['steps']} steps; {html.escape(meta)}</p>",
+        f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
+        _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant"],
+               [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
+                                     "irrelevant")]]),
+        _table(["agent", "role", "sub-tasks", "triggers", "accepted", "%trig", "%not-acc", "given", "received"],
+               agents), "</section>",
+        f'<section id="timeline"><h2>Timeline</h2><img class="timeline" alt="timeline" '
+        f'src="{data_uri(plot_timeline(report, width=7.0), "svg")}"></section>',
+        f'<section id="interdependencies"><h2>Interdependencies ({counts["interdependencies"]})</h2>',
+        _table(header, rows, "interdependence") if rows else "<p>none</p>",
+        "</section>", "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def write_html(report: Report, problem: Problem, path: str | Path) -> Path:
+    """Write :func:`html_report` to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html_report(report, problem), encoding="utf-8")
+    return path
