@@ -1,4 +1,5 @@
 """``python -m strips_int.evaluate DOMAIN PATH... --out DIR [--jobs N] [--group-by KEY,...]``
+``python -m strips_int.evaluate merge DIR... --out DIR`` (see :mod:`strips_int.merge`)
 
 Analyse every game under the given files and folders, in parallel, and write
 paper tables:
@@ -23,7 +24,7 @@ import multiprocessing
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -32,6 +33,7 @@ from strips_int.grounders import read_input, sar
 from .domain import Domain, load_domain
 from .errors import StripsIntError
 from .report import Report, analyze
+from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
 from .stats import Summary, group_rows, markdown_table, number, summarize
 
 #: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
@@ -40,6 +42,15 @@ COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "i
 #: The metrics of the summary tables, with the names papers use.
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
+
+
+#: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
+START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (a job scheduler's grant, where the OS tells), else all."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -107,7 +118,7 @@ def evaluate(domain: Domain, files: Sequence[Path], inputs: Inputs, jobs: int = 
     if jobs <= 1:
         yield from map(work, files)
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context(START_METHOD).Pool(jobs) as pool:
         yield from pool.imap(work, files, chunksize=4)
 
 
@@ -186,9 +197,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m strips_int.evaluate",
                                      description="Analyse many games and write per-game and grouped tables.")
     parser.add_argument("domain", type=Path, help="PDDL domain file")
-    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="game files or folders (walked)")
+    parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="processes, or local Dask workers (default: the CPUs this process may use)")
+    parser.add_argument("--scheduler", metavar="ADDRESS|local",
+                        help="run the games on the Dask cluster at ADDRESS (tcp://host:8786), or on a local one")
+    parser.add_argument("--files-from", type=Path, metavar="LIST", help="a file naming game files or folders, "
+                        "one per line (with or instead of PATH)")
+    parser.add_argument("--shard", default="0/1", metavar="i/n",
+                        help="evaluate only files k with k mod n = i of the whole list (merge the shards "
+                        "with: merge DIR... --out DIR)")
     parser.add_argument("--group-by", default="layout,agent", type=lambda t: [k for k in t.split(",") if k],
                         metavar="KEY,...", help="group keys: meta keys (layout, agent, partner, rules, format, ...) "
                         "or folder (default: layout,agent)")
@@ -210,25 +229,42 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["merge"]:
+        from .merge import main as merge_main  # merge builds on this module's table writers
+
+        return merge_main(argv[1:])
     args = build_parser().parse_args(argv)
     start = time.perf_counter()
     try:
         domain = load_domain(args.domain)
-        files, scenarios = game_files(args.paths)
+        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])])
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         args.out.mkdir(parents=True, exist_ok=True)
+        inputs = Inputs(args.layout, args.grid, args.roles, args.ego_seat)
+        shard = parse_shard(args.shard)
+        picked = pick(len(files), shard)
+        shard_files = [files[k] for k in picked]
+        if args.scheduler:
+            from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
+
+            batches = evaluate_on_cluster(domain, shard_files, inputs, args.scheduler, args.jobs)
+        else:
+            batches = evaluate(domain, shard_files, inputs, args.jobs)
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if scenarios:
         print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
-    inputs = Inputs(args.layout, args.grid, args.roles, args.ego_seat)
     jsonl = args.out / "games.jsonl"
     games = errors = 0
+    counts = []
     tty = sys.stderr.isatty()
     with open(jsonl, "w") as handle:
-        for done, rows in enumerate(evaluate(domain, files, inputs, args.jobs), start=1):
+        for done, rows in enumerate(batches, start=1):
+            counts.append(len(rows))
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
                 games += not row["error"]
@@ -236,9 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if row["error"]:
                     print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
             if tty:
-                _progress(done, len(files), games, errors)
+                _progress(done, len(shard_files), games, errors)
     if tty:
         print(file=sys.stderr)
+    options = {**asdict(inputs), "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
+    write_manifest(args.out, manifest(args.domain, files, picked, counts, shard, options))
     columns = write_games_csv(jsonl, args.out / "games.csv")
     missing = [k for k in args.group_by if k not in columns]
     if missing:
