@@ -24,9 +24,9 @@ from .files import read_json, read_text
 
 MANIFEST = "shard.json"
 FORMAT = "strips-int-shard/1"
-#: Manifest fields that must agree for shards to merge, with the words an error uses.
-MUST_AGREE = {"version": "package version", "domain_sha256": "domain", "options": "options",
-              "count": "shard count", "list_sha256": "file list"}
+#: Manifest fields besides the options that must agree for shards to merge, with the words an error uses.
+MUST_AGREE = {"version": "package version", "domain_sha256": "domain", "count": "shard count",
+              "list_sha256": "file list"}
 
 
 @dataclass(frozen=True)
@@ -114,14 +114,10 @@ def check_shards(shards: Sequence[tuple[Path, Manifest]]) -> None:
     """Refuse shards of different runs (naming the first field that differs) or a missing or twice-given shard."""
     (first_dir, first), others = shards[0], shards[1:]
     for folder, other in others:
-        for field, words in MUST_AGREE.items():
-            if field == "options" and other.options != first.options:
-                keys = sorted(k for k in {*other.options, *first.options} if other.options.get(k) != first.options.get(k))
-                raise StripsIntError(str(folder), None, f"made with other options than {first_dir}: " + ", ".join(
-                    f"{k} {json.dumps(other.options.get(k))} vs {json.dumps(first.options.get(k))}" for k in keys))
-            if getattr(other, field) != getattr(first, field):
-                raise StripsIntError(str(folder), None, f"made with another {words} than {first_dir}: "
-                                     f"{describe(other, field)} vs {describe(first, field)}")
+        differs = difference(other, first)
+        if differs:
+            what, detail = differs
+            raise StripsIntError(str(folder), None, f"made with {what} than {first_dir}: {detail}")
     seen: dict[int, Path] = {}
     for folder, other in shards:
         if other.index in seen:
@@ -130,6 +126,18 @@ def check_shards(shards: Sequence[tuple[Path, Manifest]]) -> None:
     missing = [f"{i}/{first.count}" for i in range(first.count) if i not in seen]
     if missing:
         raise StripsIntError(str(first_dir), None, f"missing shard(s) {', '.join(missing)} of this run")
+
+
+def difference(other: Manifest, first: Manifest) -> tuple[str, str] | None:
+    """What sets ``other`` apart from ``first`` as a shard of another run (what, and both values), if anything."""
+    if other.options != first.options:
+        keys = sorted(k for k in {*other.options, *first.options} if other.options.get(k) != first.options.get(k))
+        return "other options", ", ".join(f"{k} {json.dumps(other.options.get(k))} vs "
+                                          f"{json.dumps(first.options.get(k))}" for k in keys)
+    for field, words in MUST_AGREE.items():
+        if getattr(other, field) != getattr(first, field):
+            return f"another {words}", f"{describe(other, field)} vs {describe(first, field)}"
+    return None
 
 
 def describe(value: Manifest, field: str) -> str:

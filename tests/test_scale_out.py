@@ -44,6 +44,12 @@ def test_a_merge_of_shards_of_different_runs_is_refused_in_one_line(tmp_path, ca
     assert err == f"error: {tmp_path / 's1'}: made with other options than {tmp_path / 's0'}: seed 7 vs 0\n"
     assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1b"), "--out", str(tmp_path / "m")]) == 2
     assert 'ego_seat "auto" vs null' in capsys.readouterr().err
+    edited = tmp_path / "sar.pddl"
+    edited.write_text(SAR.read_text() + "; edited\n")
+    assert run(edited, EXAMPLES, "--out", tmp_path / "s1c", "--shard", "1/2") == 0
+    capsys.readouterr()
+    assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1c"), "--out", str(tmp_path / "m")]) == 2
+    assert f"made with another domain than {tmp_path / 's0'}: {edited} (sha256 " in capsys.readouterr().err
     assert main(["merge", str(tmp_path / "s0"), "--out", str(tmp_path / "m")]) == 2
     assert capsys.readouterr().err == f"error: {tmp_path / 's0'}: missing shard(s) 1/2 of this run\n"
     assert not (tmp_path / "m" / "games.csv").exists()
