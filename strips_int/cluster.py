@@ -2,8 +2,9 @@
 
 The domain goes to every worker once (``scatter``, broadcast); the files go
 in batches of several files per task, about four batches per worker and at
-most :data:`MAX_BATCH` files each, so Dask's per-task cost (a few ms) stays
-small against the games' and the last batches still spread the load. Rows
+most :data:`MAX_BATCH` files each, so Dask's per-task cost (11-13 ms on a
+busy 2-core machine, benchmarks/dask_overhead.py) stays small against the
+games' and the last batches still spread the load. Rows
 come back file by file in the order given, as a local run yields them. A
 batch whose worker dies is recomputed by the scheduler; one that still fails
 after a retry becomes one error row per file, naming the file and the cause.
@@ -21,7 +22,7 @@ from .domain import Domain
 from .errors import StripsIntError
 from .evaluate import Inputs, file_rows
 
-#: Files per task at most; at about 40 ms a game, 16 files keep a task near a second.
+#: Files per task at most; at about 45 ms a game, 16 files keep a task under a second.
 MAX_BATCH = 16
 BATCHES_PER_WORKER = 4
 #: How long to keep trying an unanswering scheduler (Dask retries until then).
