@@ -61,7 +61,8 @@ def parse_shard(text: str) -> Shard:
 
 
 def read_file_list(path: Path) -> list[Path]:
-    """The paths of a list file, one per line (blank lines skipped); a missing one names its line."""
+    """The paths of a list file, one per line (blank lines skipped; relative ones from the current folder,
+    as `find` writes them); a missing one names its line."""
     paths = []
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         entry = Path(line.strip())
