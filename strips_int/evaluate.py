@@ -1,4 +1,5 @@
 """``python -m strips_int.evaluate DOMAIN PATH... --out DIR [--jobs N] [--group-by KEY,...]``
+``python -m strips_int.evaluate merge DIR... --out DIR`` (see :mod:`strips_int.merge`)
 
 Analyse every game under the given files and folders, in parallel, and write
 paper tables:
@@ -35,6 +36,7 @@ from .domain import Domain
 from .errors import StripsIntError
 from .games import GAME_SUFFIXES, as_domain, game_files, report_of
 from .report import Report
+from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
 from .stats import Summary, group_rows, markdown_table, number, summarize
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
@@ -42,6 +44,15 @@ COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "i
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
                 "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
+
+
+#: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
+START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (a job scheduler's grant, where the OS tells), else all."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def game_row(report: Report) -> dict[str, Any]:
@@ -85,7 +96,7 @@ def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], 
     if jobs <= 1:
         yield from map(work, files)
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context(START_METHOD).Pool(jobs) as pool:
         yield from pool.imap(work, files, chunksize=4)
 
 
@@ -189,9 +200,17 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser = argparse.ArgumentParser(prog=prog,
                                      description="Analyse many games and write per-game and grouped tables.")
     add_domain_argument(parser)
-    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="game files or folders (walked)")
+    parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="processes, or local Dask workers (default: the CPUs this process may use)")
+    parser.add_argument("--scheduler", metavar="ADDRESS|local",
+                        help="run the games on the Dask cluster at ADDRESS (tcp://host:8786), or on a local one")
+    parser.add_argument("--files-from", type=Path, metavar="LIST", help="a file naming game files or folders, "
+                        "one per line (with or instead of PATH)")
+    parser.add_argument("--shard", default="0/1", metavar="i/n",
+                        help="evaluate only files k with k mod n = i of the whole list (merge the shards "
+                        "with: merge DIR... --out DIR)")
     parser.add_argument("--group-by", default="layout,agent", type=lambda t: [k for k in t.split(",") if k],
                         metavar="KEY,...", help="group keys: meta keys (layout, agent, partner, rules, format, ...) "
                         "or folder (default: layout,agent)")
@@ -209,14 +228,30 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["merge"]:
+        from .merge import main as merge_main  # merge builds on this module's table writers
+
+        return merge_main(argv[1:])
     args = build_parser(prog).parse_args(argv)
     start = time.perf_counter()
     try:
         domain = as_domain(args.domain)
-        files, scenarios = game_files(args.paths)
+        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])])
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         args.out.mkdir(parents=True, exist_ok=True)
+        options = grounder_options(args)
+        shard = parse_shard(args.shard)
+        picked = pick(len(files), shard)
+        shard_files = [files[k] for k in picked]
+        if args.scheduler:
+            from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
+
+            batches = evaluate_on_cluster(domain, shard_files, options, args.scheduler, args.jobs)
+        else:
+            batches = evaluate(domain, shard_files, options, args.jobs)
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -224,9 +259,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
     jsonl = args.out / "games.jsonl"
     games = errors = 0
+    counts = []
     tty = sys.stderr.isatty()
     with open(jsonl, "w") as handle:
-        for done, rows in enumerate(evaluate(domain, files, grounder_options(args), args.jobs), start=1):
+        for done, rows in enumerate(batches, start=1):
+            counts.append(len(rows))
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
                 games += not row["error"]
@@ -234,9 +271,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
                 if row["error"]:
                     print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
             if tty:
-                _progress(done, len(files), games, errors)
+                _progress(done, len(shard_files), games, errors)
     if tty:
         print(file=sys.stderr)
+    settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
+    write_manifest(args.out, manifest(domain.source, files, picked, counts, shard, settings))
     columns = write_games_csv(jsonl, args.out / "games.csv")
     missing = [k for k in args.group_by if k not in columns]
     if missing:
