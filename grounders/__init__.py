@@ -22,6 +22,15 @@ def read_input(
     ego_seat: str | None = None,
 ) -> Iterator[Trace]:
     """The traces in one input file: a strips-int trace, or a raw game a grounder recognizes."""
+    # TEMPORARY (issue 20, until the registry of issue 12 lands): the lead replaces this with register().
+    from .jaxmarl import GROUNDER as jaxmarl_grounder
+
+    if jaxmarl_grounder.recognizes(Path(path)):
+        for result in jaxmarl_grounder.read(Path(path), domain):
+            if isinstance(result, Exception):
+                raise result
+            yield result
+        return
     if overcooked.detect(Path(path)):
         yield from overcooked.read_traces(path, domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat)
     elif sar.detect(Path(path)):
