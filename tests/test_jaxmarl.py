@@ -152,6 +152,17 @@ def test_check_reads_a_rollout_without_jax(domain, tmp_path):
     assert "game.npz" in done.stdout
 
 
+def test_a_rollout_missing_an_array_is_one_clear_error(domain, tmp_path):
+    env = make_env("cramped_room")
+    path = save_rollout(tmp_path / "game.npz", env, *play(env, 7, counter_handover()))
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files if name != "maze_map"}
+    np.savez(tmp_path / "cut.npz", **arrays)
+    assert GROUNDER.recognizes(tmp_path / "cut.npz")
+    (result,) = GROUNDER.read(tmp_path / "cut.npz", domain)
+    assert isinstance(result, StripsIntError) and str(result).endswith("cut.npz: the rollout has no 'maze_map' array")
+
+
 def test_other_files_are_not_rollouts(tmp_path):
     plain = tmp_path / "plain.npz"
     np.savez(plain, x=np.arange(3))

@@ -16,14 +16,12 @@ decoded: a plate is a ``dish``, a plated soup a ready three-onion ``soup``.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
 from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
-from ..overcooked.layouts import Layout, parse_grid
+from ..overcooked.layouts import Layout
 from .rollout import STATE_FIELDS
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
@@ -34,8 +32,12 @@ COOK_TIME = 20
 _EMPTY, _WALL, _ONION, _ONION_PILE, _PLATE, _PLATE_PILE, _GOAL, _POT, _DISH, _AGENT = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 _POT_EMPTY, _POT_FULL = 23, 20
 _SOUP = Item("soup", ("onion",) * 3, "ready")
-_HELD = {_EMPTY: None, _ONION: Item("onion"), _PLATE: Item("dish"), _DISH: _SOUP}
-_STATIC = {"O": _ONION_PILE, "D": _PLATE_PILE, "S": _GOAL}
+#: Items by object code, in a hand or on a counter (a plate is a `dish`, a plated soup a ready `soup`).
+_ITEMS = {_EMPTY: None, _ONION: Item("onion"), _PLATE: Item("dish"), _DISH: _SOUP}
+#: The object codes each grid character may show in the maze map (an empty counter shows "wall").
+_ALLOWED = {" ": (_EMPTY, _AGENT), "X": (_WALL, _ONION, _PLATE, _DISH), "P": (_POT,), "O": (_ONION_PILE,),
+            "D": (_PLATE_PILE,), "S": (_GOAL,)}
+_GRID_CHARS = "XODPS 12"
 
 
 def _pot(status: int) -> Item | None:
@@ -68,11 +70,14 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     grounded only when it is a delivery, the one effect the reward records.
     """
     grid = arrays.get("grid")
-    if grid is None or grid.dtype.kind != "U" or grid.ndim != 1:
-        raise StripsIntError(source, None, "the rollout has no 'grid' (the layout's rows as text)")
+    rows = tuple(str(row) for row in grid) if grid is not None and grid.dtype.kind == "U" and grid.ndim == 1 else ()
+    # Not parse_grid: it strips each row, and a JaxMARL grid may have floor on its border.
+    if not rows or len({len(row) for row in rows}) != 1 or set("".join(rows)) - set(_GRID_CHARS):
+        raise StripsIntError(source, None, "'grid' must hold the layout's rows as text of equal length in "
+                             f"the characters {_GRID_CHARS!r}")
     name = str(arrays.get("layout", "custom"))
-    layout = parse_grid("\n".join(str(row) for row in grid), name, source)
-    height, width = len(layout.rows), len(layout.rows[0])
+    layout = Layout(name=name, rows=rows)
+    height, width = len(rows), len(rows[0])
     fields = {key: _array(arrays, key, shape, source) for key, shape in (
         ("agent_pos", (None, 2, 2)), ("agent_dir", (None, 2, 2)), ("agent_inv", (None, 2)),
         ("maze_map", (None, None, None, 3)), ("step", (None,)))}
@@ -94,14 +99,16 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     if padding < 0 or fields["maze_map"].shape[2] != width + 2 * padding:
         raise StripsIntError(source, None, f"maze_map of shape {fields['maze_map'].shape[1:]} does not fit the "
                              f"{width}x{height} grid")
-    states = []
-    for t in range(count):
-        if steps[t] != steps[0] + t:
-            raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}")
-        where = lambda t=t: f"state {t}"  # noqa: E731 - built only for an error
-        maze = fields["maze_map"][t, padding:padding + height, padding:padding + width]
-        states.append(_state(layout, maze, fields["agent_pos"][t], fields["agent_dir"][t], fields["agent_inv"][t],
-                             source, where))
+    bad = np.flatnonzero(steps[:count] != steps[0] + np.arange(count))
+    if len(bad):
+        t = int(bad[0])
+        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}")
+    maze = fields["maze_map"][:count, padding:padding + height, padding:padding + width]
+    _check_tiles(layout, maze, source)
+    places = [(x, y, layout.tile((x, y))) for x, y in layout.positions() if layout.tile((x, y)) in ("X", "P")]
+    codes, status = maze[..., 0].tolist(), maze[..., 2].tolist()
+    pos, facing, inv = (fields[key][:count].tolist() for key in ("agent_pos", "agent_dir", "agent_inv"))
+    states = [_state(places, codes[t], status[t], pos[t], facing[t], inv[t], source, t) for t in range(count)]
     moves = [tuple(_action(int(a), source, i, j) for j, a in enumerate(joint)) for i, joint in enumerate(actions)]
     game = Game(source=source, layout=name, states=states, actions=moves, reward=float(rewards.sum()),
                 cook_time=COOK_TIME, old_rules=True, meta={"format": "jaxmarl-npz"})
@@ -114,28 +121,31 @@ def _action(index: int, source: str, step: int, agent: int) -> Move:
     raise StripsIntError(source, f"action {step}", f"agent {agent}'s action {index} is not one of JaxMARL's 0-5")
 
 
-def _state(layout: Layout, maze: np.ndarray, pos: np.ndarray, facing: np.ndarray, inv: np.ndarray, source: str,
-           where: Callable[[], str]) -> RawState:
-    """One decoded state: players from the agent arrays, loose items and soups from the maze map."""
-    players = []
-    for j in range(len(pos)):
-        if int(inv[j]) not in _HELD:
-            raise StripsIntError(source, where(), f"agent {j} holds object code {int(inv[j])}, not empty, "
-                                 "onion, plate or dish")
-        players.append(Player(pos=(int(pos[j][0]), int(pos[j][1])), facing=(int(facing[j][0]), int(facing[j][1])),
-                              held=_HELD[int(inv[j])]))
-    objects: dict[tuple[int, int], Item] = {}
-    for x, y in layout.positions():
-        code, status, char = int(maze[y, x, 0]), int(maze[y, x, 2]), layout.tile((x, y))
-        if char == "X" and code in (_ONION, _PLATE, _DISH):
-            objects[(x, y)] = _HELD[code]
-        elif char == "P" and code == _POT and 0 <= status <= _POT_EMPTY:
-            soup = _pot(status)
-            if soup is not None:
-                objects[(x, y)] = soup
-        elif not (char == "X" and code == _WALL or char == " " and code in (_EMPTY, _AGENT)
-                  or _STATIC.get(char) == code):
-            raise StripsIntError(source, where(), f"the maze map shows object code {code} (status {status}) at "
-                                 f"{(x, y)}, where the grid has {char!r}")
-    return RawState(players=tuple(players), objects=objects)
+def _check_tiles(layout: Layout, maze: np.ndarray, source: str) -> None:
+    """Every state's maze map must show the grid's static tiles, items only on counters, pots in range."""
+    chars = np.array([[layout.tile((x, y)) for x in range(maze.shape[2])] for y in range(maze.shape[1])])
+    codes, status = maze[..., 0], maze[..., 2]
+    fits = np.zeros(codes.shape, dtype=bool)
+    for char, allowed in _ALLOWED.items():
+        fits |= (chars == char) & np.isin(codes, allowed)
+    fits &= (chars != "P") | (status <= _POT_EMPTY)
+    if not fits.all():
+        t, y, x = (int(n) for n in np.argwhere(~fits)[0])
+        raise StripsIntError(source, f"state {t}", f"the maze map shows object code {codes[t, y, x]} (status "
+                             f"{status[t, y, x]}) at {(x, y)}, where the grid has {chars[y, x]!r}")
 
+
+def _state(places: list[tuple[int, int, str]], codes: list[list[int]], status: list[list[int]], pos: list,
+           facing: list, inv: list[int], source: str, t: int) -> RawState:
+    """One decoded state: players from the agent arrays, loose items and soups from the (checked) maze map."""
+    for j, held in enumerate(inv):
+        if held not in _ITEMS:
+            raise StripsIntError(source, f"state {t}", f"agent {j} holds object code {held}, not empty, onion, "
+                                 "plate or dish")
+    players = tuple(Player(pos=tuple(p), facing=tuple(f), held=_ITEMS[h]) for p, f, h in zip(pos, facing, inv))
+    objects: dict[tuple[int, int], Item] = {}
+    for x, y, char in places:
+        item = _ITEMS.get(codes[y][x]) if char == "X" else _pot(status[y][x])
+        if item is not None:
+            objects[(x, y)] = item
+    return RawState(players=players, objects=objects)
