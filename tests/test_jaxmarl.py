@@ -124,7 +124,8 @@ def test_memory_reader_matches_the_file(domain, tmp_path):
     env = make_env("forced_coord")
     states, actions, rewards = play(env, 3, random_policy(3, 60))
     from_file = read_rollout(save_rollout(tmp_path / "r.npz", env, states, actions, rewards), domain)
-    in_memory = rollout_trace(states, actions, rewards, env, domain)
+    as_dicts = [dict(zip(env.agents, joint)) for joint in actions]  # what env.step takes and returns
+    in_memory = rollout_trace(states, as_dicts, [{a: r for a in env.agents} for r in rewards], env, domain)
     assert [s.action for s in from_file.steps] == [s.action for s in in_memory.steps]
 
 
