@@ -102,7 +102,9 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     bad = np.flatnonzero(steps[:count] != steps[0] + np.arange(count))
     if len(bad):
         t = int(bad[0])
-        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}")
+        why = ": a new episode began (env.step resets at the episode's end); save one episode per file" \
+            if steps[t] == 0 else ""
+        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}{why}")
     maze = fields["maze_map"][:count, padding:padding + height, padding:padding + width]
     _check_tiles(layout, maze, source)
     places = [(x, y, layout.tile((x, y))) for x, y in layout.positions() if layout.tile((x, y)) in ("X", "P")]
