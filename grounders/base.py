@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from strips_int.errors import StripsIntError
 
@@ -32,7 +32,6 @@ class Option:
     type: Callable[[str], Any] = str
 
 
-@runtime_checkable
 class Grounder(Protocol):
     """An environment's reader: see the module docstring."""
 
