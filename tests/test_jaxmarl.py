@@ -113,6 +113,14 @@ def test_check_reads_a_rollout_without_jax(rollouts):
     assert "goal: 1/1 facts reached" in done.stdout and "constructive 1" in done.stdout
 
 
+def test_a_damaged_archive_is_one_clear_error(domain, rollouts, tmp_path):
+    data = bytearray((rollouts / "handover.npz").read_bytes())
+    data[len(data) // 3: len(data) // 3 + 64] = bytes(64)  # zeros inside a compressed member
+    (tmp_path / "damaged.npz").write_bytes(bytes(data))
+    with pytest.raises(StripsIntError, match=r"damaged.npz: cannot read as a numpy .npz archive"):
+        read_rollout(tmp_path / "damaged.npz", domain)
+
+
 def test_other_files_are_not_rollouts(tmp_path):
     plain = tmp_path / "plain.npz"
     np.savez(plain, x=np.arange(3))

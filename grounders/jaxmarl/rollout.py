@@ -11,6 +11,7 @@ without jax.
 from __future__ import annotations
 
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -23,6 +24,8 @@ FORMAT = "strips-int/jaxmarl-overcooked/1"
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
 #: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
+#: What reading a damaged or foreign archive raises (zlib's error for a corrupt compressed member).
+_UNREADABLE = (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error)
 _TILES = (("pot_idx", "P"), ("goal_idx", "S"), ("onion_pile_idx", "O"), ("plate_pile_idx", "D"))
 
 
@@ -92,7 +95,7 @@ def is_rollout(path: Path) -> bool:
             return False
         with np.load(path, allow_pickle=False) as data:
             return "format" in data.files and str(data["format"]) == FORMAT
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+    except _UNREADABLE:
         return False
 
 
@@ -102,7 +105,7 @@ def load_rollout(path: Path) -> dict[str, np.ndarray]:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+    except _UNREADABLE as exc:
         raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
     if "format" not in arrays or str(arrays["format"]) != FORMAT:
         raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r})")
