@@ -11,7 +11,6 @@ without jax.
 from __future__ import annotations
 
 import zipfile
-import zlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -24,8 +23,9 @@ FORMAT = "strips-int/jaxmarl-overcooked/1"
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
 #: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
-#: What reading a damaged or foreign archive raises (zlib's error for a corrupt compressed member).
-_UNREADABLE = (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error)
+#: What reading a damaged or foreign archive raises: zipfile's and zlib's errors, and numpy's ``.npy``
+#: header parser (ast, tokenize) raises assorted types on damaged bytes, so any Exception.
+_UNREADABLE = Exception
 _TILES = (("pot_idx", "P"), ("goal_idx", "S"), ("onion_pile_idx", "O"), ("plate_pile_idx", "D"))
 
 
@@ -109,4 +109,7 @@ def load_rollout(path: Path) -> dict[str, np.ndarray]:
         raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
     if "format" not in arrays or str(arrays["format"]) != FORMAT:
         raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r})")
+    raw = sorted(name for name, value in arrays.items() if not isinstance(value, np.ndarray))
+    if raw:  # numpy hands back the bytes of a member without an .npy header
+        raise StripsIntError(source, None, f"member {raw[0]!r} is not a numpy array")
     return arrays
