@@ -1,0 +1,104 @@
+"""JaxMARL Overcooked: rollouts saved as ``.npz`` and lifted into ``domains/overcooked.pddl`` traces.
+
+    import jax, jaxmarl
+    from strips_int.grounders.jaxmarl import save_rollout, rollout_trace
+    env = jaxmarl.make("overcooked", layout=overcooked_layouts["cramped_room"])
+    ...  # states (reset's first, then one per step), joint actions, rewards
+    save_rollout("game.npz", env, states, actions, rewards)   # then: check / evaluate game.npz
+    trace = rollout_trace(states, actions, rewards, env, domain)  # or straight from memory
+
+Reading a file needs numpy only; saving, the layouts by name and the
+in-memory reader need the ``jaxmarl`` extra. ``GROUNDER`` is this
+environment's entry in :mod:`strips_int.grounders`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from strips_int.domain import Domain
+from strips_int.errors import StripsIntError
+from strips_int.task import Problem
+from strips_int.trace import Trace
+
+from ..base import Option
+from ..overcooked.layouts import Layout
+from ..overcooked.lift import layout_problem, lift_game
+from .game import DELIVERY_REWARD, rollout_game
+from .rollout import FORMAT, is_rollout, layout_rows, load_rollout, rollout_arrays, save_rollout
+
+__all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "read_rollout", "rollout_trace", "save_rollout"]
+
+#: The action schemas of ``domains/overcooked.pddl`` a JaxMARL game lifts into (onions only, old rules).
+ACTIONS = frozenset({"move", "take", "take-onion", "take-dish", "put", "start-soup", "add-ingredient", "auto-cook",
+                     "finish-cooking", "plate-soup", "deliver"})
+
+
+def arrays_trace(arrays: dict[str, np.ndarray], domain: Domain, source: str) -> Trace:
+    """The trace of a rollout's arrays; every step's reward must be 20 per soup delivered in it."""
+    game, layout, rewards = rollout_game(arrays, source)
+    trace = lift_game(game, layout, domain)
+    delivered = Counter(step.t for step in trace.steps if step.action.name == "deliver")
+    for t, reward in enumerate(rewards):
+        if reward != DELIVERY_REWARD * delivered[t]:
+            raise StripsIntError(source, f"step {t}", f"reward {reward:g}, but the states show "
+                                 f"{delivered[t]} soup(s) delivered ({DELIVERY_REWARD:g} each)")
+    return trace
+
+
+def read_rollout(path: str | Path, domain: Domain) -> Trace:
+    """The trace of a rollout file written by :func:`save_rollout` (no jax needed)."""
+    return arrays_trace(load_rollout(Path(path)), domain, str(path))
+
+
+def rollout_trace(states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any], env: Any, domain: Domain,
+                  source: str = "<rollout>") -> Trace:
+    """The trace of a rollout in memory (a notebook's ``states, actions, rewards`` of ``env``)."""
+    return arrays_trace(rollout_arrays(env, states, actions, rewards), domain, source)
+
+
+def jaxmarl_layout(name: str) -> Layout | None:
+    """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
+    unknown, or jaxmarl not installed."""
+    if importlib.util.find_spec("jaxmarl") is None:
+        return None
+    from jaxmarl.environments.overcooked.layouts import overcooked_layouts
+
+    layout = overcooked_layouts.get(name)
+    if layout is None:
+        return None
+    width = int(layout["width"])
+    starts = [(int(i) % width, int(i) // width) for i in np.asarray(layout["agent_idx"]).ravel()]
+    return Layout(name=name, rows=layout_rows(layout, starts))
+
+
+class _JaxMARL:
+    """The JaxMARL Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
+
+    name = "jaxmarl"
+    domain = "overcooked"
+    actions = ACTIONS
+    options = (Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int),)
+
+    def recognizes(self, path: Path) -> bool:
+        return is_rollout(path)
+
+    def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
+        try:
+            yield read_rollout(path, domain)
+        except StripsIntError as exc:
+            yield exc
+
+    def start_problem(self, name: str, domain: Domain, soups: int | None = None, **_: Any) -> Problem | None:
+        """Players at the start tiles of JaxMARL layout ``name`` (``jaxmarl:`` prefix optional, to tell
+        its ``cramped_room`` from the classic one), to deliver ``soups`` soups; None for another name."""
+        layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))
+        return None if layout is None else layout_problem(layout, domain, soups or 1)
+
+
+GROUNDER = _JaxMARL()

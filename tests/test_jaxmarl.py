@@ -1,0 +1,136 @@
+"""JaxMARL Overcooked: rollouts of jaxmarl itself saved, read back (without jax) and lifted.
+
+The rollouts are made by ``jaxmarl_rollouts.py`` in a process of their own
+(this one never imports jax; see there why). Skipped when the ``jaxmarl``
+extra is not installed (CI installs it).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from strips_int import analyze, load_domain
+from strips_int.errors import StripsIntError
+from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
+
+from helpers import ROOT
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
+
+DOMAIN = ROOT / "domains" / "overcooked.pddl"
+RANDOM = [(layout, seed) for layout in ("cramped_room", "forced_coord") for seed in (0, 1)]
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return load_domain(DOMAIN)
+
+
+@pytest.fixture(scope="module")
+def rollouts(tmp_path_factory):
+    """The folder of rollouts and ``facts.json`` that ``jaxmarl_rollouts.py`` writes."""
+    out = tmp_path_factory.mktemp("jaxmarl")
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "jaxmarl_rollouts.py"), str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.mark.parametrize(("layout", "seed"), RANDOM)
+def test_random_rollout_grounds_and_delivers_as_rewarded(layout, seed, domain, rollouts):
+    path = rollouts / f"{layout}_{seed}.npz"
+    assert GROUNDER.recognizes(path)
+    trace = read_rollout(path, domain)
+    with np.load(path, allow_pickle=False) as data:
+        total, steps, states = float(data["rewards"].sum()), len(data["actions"]), len(data["step"])
+    assert (steps, states) == (400, 401)  # the last state is env.step's auto-reset one
+    delivered = [s for s in trace.steps if s.action.name == "deliver"]
+    assert len(delivered) == total / 20
+    assert len(trace.problem.goal) == len(delivered)
+    assert trace.meta["layout"] == layout and trace.meta["reward"] == total
+    assert {s.action.name for s in trace.steps} >= {"move", "take-onion", "put", "take"}
+    analyze(domain, trace)
+
+
+def test_counter_handover_is_one_constructive_interdependence(domain, rollouts):
+    trace = read_rollout(rollouts / "handover.npz", domain)
+    report = analyze(domain, trace)
+    assert trace.meta["reward"] == 20
+    assert [s.action.name for s in trace.steps if s.action.name in ("put", "take")] == ["put", "take"]
+    assert report.counts["constructive"] == 1 and report.counts["interdependencies"] == 1
+    (inter,) = report.interdependencies
+    giver, receiver = inter.giver, inter.receiver
+    assert (giver.action.name, giver.agent, receiver.action.name, receiver.agent) == (
+        "put", "player0", "take", "player1")
+    assert report.achieved >= report.goal and len(report.goal) == 1
+
+
+def test_memory_reader_matches_the_file(domain, rollouts):
+    from_file = read_rollout(rollouts / "memory.npz", domain)
+    facts = json.loads((rollouts / "facts.json").read_text())
+    assert [s.describe() for s in from_file.steps] == facts["memory_steps"]
+    assert len(from_file.steps) > 20
+
+
+def _arrays(path):
+    with np.load(path, allow_pickle=False) as data:
+        return {name: data[name] for name in data.files}
+
+
+def test_a_state_that_does_not_follow_names_its_step(domain, rollouts, tmp_path):
+    arrays = _arrays(rollouts / "handover.npz")
+    last = len(arrays["actions"]) - 1
+    np.savez(tmp_path / "unpaid.npz", **{**arrays, "rewards": np.zeros(last + 1)})  # the delivery went unrewarded
+    with pytest.raises(StripsIntError, match=rf"unpaid.npz: step {last}: reward 0, but the states show 1 soup"):
+        read_rollout(tmp_path / "unpaid.npz", domain)
+    inventory = arrays["agent_inv"].copy()
+    inventory[5] = [1, 9]  # agent 1 suddenly holds a plated soup
+    np.savez(tmp_path / "jump.npz", **{**arrays, "agent_inv": inventory})
+    with pytest.raises(StripsIntError, match=r"jump.npz: step 4 \(player 1\): cannot explain player 1.s change"):
+        read_rollout(tmp_path / "jump.npz", domain)
+
+
+def test_a_rollout_missing_an_array_is_one_clear_error(domain, rollouts, tmp_path):
+    arrays = _arrays(rollouts / "handover.npz")
+    np.savez(tmp_path / "cut.npz", **{k: v for k, v in arrays.items() if k != "maze_map"})
+    assert GROUNDER.recognizes(tmp_path / "cut.npz")
+    (result,) = GROUNDER.read(tmp_path / "cut.npz", domain)
+    assert isinstance(result, StripsIntError) and str(result).endswith("cut.npz: the rollout has no 'maze_map' array")
+
+
+def test_check_reads_a_rollout_without_jax(rollouts):
+    code = ("import sys; sys.modules['jax'] = None; sys.modules['jaxmarl'] = None\n"
+            "from strips_int.check import main; sys.exit(main())")
+    done = subprocess.run([sys.executable, "-c", code, str(DOMAIN), str(rollouts / "handover.npz")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "goal: 1/1 facts reached" in done.stdout and "constructive 1" in done.stdout
+
+
+def test_a_damaged_archive_is_one_clear_error(domain, rollouts, tmp_path):
+    data = bytearray((rollouts / "handover.npz").read_bytes())
+    data[len(data) // 3: len(data) // 3 + 64] = bytes(64)  # zeros inside a compressed member
+    (tmp_path / "damaged.npz").write_bytes(bytes(data))
+    with pytest.raises(StripsIntError, match=r"damaged.npz: cannot read as a numpy .npz archive"):
+        read_rollout(tmp_path / "damaged.npz", domain)
+
+
+def test_other_files_are_not_rollouts(tmp_path):
+    plain = tmp_path / "plain.npz"
+    np.savez(plain, x=np.arange(3))
+    assert not GROUNDER.recognizes(plain)
+    assert not GROUNDER.recognizes(tmp_path / "missing.npz")
+    assert not GROUNDER.recognizes(DOMAIN)
+
+
+def test_start_problem_by_jaxmarl_layout_name(rollouts):
+    facts = json.loads((rollouts / "facts.json").read_text())
+    assert facts["start_forced_coord_at"] == ["at player0 c1_2", "at player1 c3_1"]
+    assert facts["start_prefixed_name"] == "overcooked-cramped_room"
+    assert facts["start_unknown"] is None
