@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -16,7 +17,7 @@ from strips_int.errors import StripsIntError
 from strips_int.trace import Trace
 
 from .formats import Game, detect, human_seat, read_games
-from .layouts import Layout, get_layout, known_layouts, load_grid, parse_grid
+from .layouts import Layout, _overcooked_ai_layout_files, get_layout, known_layouts, load_grid, parse_grid
 from .lift import agent_name, lift_game
 
 __all__ = ["Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
@@ -36,6 +37,8 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
     seat = human_seat(game.source)
     if seat is not None:
         return {agent_name(j): "human" if j == seat else "ai" for j in range(players)}
+    if game.humans is not None and len(game.humans) == players:
+        return {agent_name(j): "human" if human else "ai" for j, human in enumerate(game.humans)}
     if ego_seat is None:
         return None
     if ego_seat == "auto":
@@ -88,9 +91,27 @@ def game_trace(
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
 ) -> Trace:
-    """One read game as a trace on its layout (or ``terrain``), with roles and data-set keys in ``meta``."""
+    """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
+    roles and data-set keys in ``meta``."""
+    if terrain is None and game.terrain is not None:
+        terrain = recorded_terrain(game)
     if terrain is None and not game.layout:
         raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
     who = roles_for(game, roles, ego_seat)
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
     return lift_game(game, terrain or get_layout(game.layout), domain, meta)
+
+
+def recorded_terrain(game: Game) -> Layout:
+    """The terrain a game records; with the orders and values of the overcooked-ai layout of its name
+    when that layout has the same grid (the recorded files do not log recipe values)."""
+    recorded = parse_grid("\n".join(game.terrain or ()), game.layout or "recorded", game.source)
+    path = _overcooked_ai_layout_files().get(game.layout or "")
+    if path is not None:
+        named = load_grid(path)
+        if tuple(r.translate(_DIGITS) for r in named.rows) == recorded.rows:
+            return replace(named, rows=recorded.rows)
+    return recorded
+
+
+_DIGITS = str.maketrans("0123456789", " " * 10)

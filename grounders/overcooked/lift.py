@@ -24,6 +24,7 @@ from strips_int.trace import Grounder, Step, Trace
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
+from .recipes import Recipe, Values
 
 _NUMS = ("n0", "n1", "n2", "n3")
 _TAKE = {"onion-dispenser": ("take-onion", "onion"), "tomato-dispenser": ("take-tomato", "tomato"),
@@ -245,7 +246,7 @@ class _Lifter:
             return ("move", agent, here, cell(q.pos))
         tile = self.layout.tile(target)
         h, g = p.held, q.held
-        if h == g and not self._starts_cooking(tracker, target, before, after, h):
+        if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
         if logged is not None and logged != INTERACT:
             raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
@@ -293,17 +294,27 @@ class _Lifter:
             tracker.holding[j] = soup
             return ("plate-soup", agent, held, soup, place, here)
         elif h is None and g is None and tile == "P":
+            tracker.status[tracker.pots[target]] = "cooking"
             return ("start-cooking", agent, tracker.pots[target], place, here)
         raise self.fail(where, f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
     def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
-                        held: Item | None) -> bool:
-        """New rules: an empty-handed interaction turns the faced pot from idle to cooking."""
+                        held: Item | None, logged: Move | None) -> bool:
+        """New rules: an empty-handed interaction turns the faced pot from idle to cooking.
+
+        As overcooked-ai resolves interactions, in player order: the first player
+        (of the order being tried) who logged an interact facing the pot starts it;
+        a player whose logged action is not interact did not, and once started the
+        pot is no longer idle for the next player.
+        """
         if self.game.old_rules or held is not None or target not in tracker.pots:
             return False
+        if logged is not None and logged != INTERACT:
+            return False
         old, new = before.objects.get(target), after.objects.get(target)
-        return bool(old and new and old.status == "idle" and new.status in ("cooking", "ready"))
+        return bool(old and new and tracker.status[tracker.pots[target]] == "idle" and old.status == "idle"
+                    and new.status in ("cooking", "ready"))
 
     def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
         """Cooking steps that bring each pot's soup to the status the next state shows."""
@@ -338,7 +349,6 @@ class _Lifter:
             steps += [(i, atom) for atom in chosen]
             if after is None:
                 continue
-            self._mark_cooking_started(tracker, chosen)
             for atom in self.environment(tracker, after):
                 failure = self.apply(state, atom)
                 if failure:
@@ -348,7 +358,8 @@ class _Lifter:
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps)]
+        values = self.layout.values if self.layout.orders is not None else None
+        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values)]
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
                                self.static | self.init, goal, self.source)
         return problem, steps
@@ -380,12 +391,6 @@ class _Lifter:
                 return attempt, chosen, trial
         raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
 
-    @staticmethod
-    def _mark_cooking_started(tracker: _Tracker, chosen: list[Fact]) -> None:
-        for atom in chosen:
-            if atom[0] == "start-cooking":
-                tracker.status[atom[2]] = "cooking"
-
     def _cross_check(self, tracker: _Tracker, i: int, after: RawState) -> None:
         """The tracked holdings, counters and pots must match what the next state shows."""
         for j, player in enumerate(after.players):
@@ -411,25 +416,25 @@ class _Lifter:
 OLD_RULES_SOUP_REWARD = 20.0
 
 
-def rewarded_soups(game: Game, steps: list[tuple[int, Fact]]) -> list[str]:
+def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
     ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
-    be exactly 20 per soup it delivers. New rules: a step that delivers must be
-    rewarded unless its soup is of no ordered recipe (reward 0: delivered for
-    nothing, not a goal); a reward on a step that delivers nothing, or a negative
-    one, is an error. Choice: the recipe of an unrewarded new-rules soup is not
-    checked against the orders (the reward already says it earned nothing). A game
-    that logs no reward has every delivered soup as its goal.
+    be exactly 20 per soup it delivers. New rules: a soup earns reward only when
+    its recipe is among the orders its state shows; with the layout's ``values``
+    known the step's reward must be exactly what overcooked-ai's
+    ``get_recipe_value`` gives (bonus orders included), else it must be positive
+    exactly when an ordered soup is delivered. A soup of no order is delivered for
+    nothing and is no goal. A game that logs no reward has every delivered soup as its goal.
     """
-    delivered: dict[int, list[str]] = {}
+    delivered: dict[int, list[tuple[str, Recipe | None]]] = {}
     for i, atom in steps:
         if atom[0] == "deliver":
-            delivered.setdefault(i, []).append(atom[2])
+            delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
-        return [soup for i in sorted(delivered) for soup in delivered[i]]
+        return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
     if len(game.rewards) != len(game.actions):
         raise StripsIntError(game.source, None, f"{len(game.rewards)} rewards logged for "
                              f"{len(game.actions)} joint actions: they must be one per action")
@@ -442,12 +447,35 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]]) -> list[str]:
                 raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
                                      f"{len(soups)} soup(s), {OLD_RULES_SOUP_REWARD:g} each under the old rules: "
                                      f"{expected:g}")
-        elif reward < 0 or (reward > 0 and not soups):
+            goal += [soup for soup, _ in soups]
+            continue
+        state = game.states[i] if i < len(game.states) else None
+        orders = state.orders if state is not None else None
+        ordered = [(soup, r) for soup, r in soups if orders is None or r is None or r in orders]
+        known = orders is not None and all(r is not None for _, r in soups)
+        if values is not None and known:
+            expected = sum(values.reward(r, orders, state.bonus) for _, r in soups)
+            if reward != expected:
+                raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                     f"{_recipes_shown(soups)}, worth {expected:g} by the layout's orders and values")
+        elif reward < 0 or (reward > 0) != bool(ordered) and (reward > 0 or known):
             raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
-                                 f"{len(soups)} soup(s)")
+                                 f"{len(soups)} soup(s), {len(ordered)} of an ordered recipe")
         if reward > 0:
-            goal += soups
+            goal += [soup for soup, _ in ordered]
     return goal
+
+
+def _delivered_recipe(game: Game, i: int, agent: str) -> Recipe | None:
+    """The recipe of the soup ``agent`` holds in state ``i``, when the game shows it."""
+    seat = int(agent.removeprefix("player"))
+    state = game.states[i] if i < len(game.states) else None
+    held = state.players[seat].held if state is not None and seat < len(state.players) else None
+    return held.ingredients if held is not None and held.kind == "soup" and held.ingredients else None
+
+
+def _recipes_shown(soups: list[tuple[str, Recipe | None]]) -> str:
+    return ", ".join(f"{soup} ({'+'.join(r or ('?',))})" for soup, r in soups) or "no soup"
 
 
 def _show(item: Item | None) -> str:
