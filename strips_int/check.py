@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--grid", type=Path, help="Overcooked grid text file (or overcooked-ai .layout file)")
     parser.add_argument("--roles", type=lambda text: text.split(","), metavar="ROLE,ROLE",
                         help="who played each seat, e.g. human,ai (default: human=<seat> in user-study file names)")
-    parser.add_argument("--ego-seat", metavar="auto|SEAT",
+    parser.add_argument("--ego-seat", metavar="auto|auto:N|SEAT",
                         help="rollouts: the ego agent's seat, or 'auto' for the ZSC-Eval rank rule")
     parser.add_argument("--plot", type=Path, metavar="OUT",
                         help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")

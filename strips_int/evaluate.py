@@ -198,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--grid", help="Overcooked grid text file")
     parser.add_argument("--roles", type=lambda text: tuple(text.split(",")), metavar="ROLE,ROLE",
                         help="who played each seat (default: human=<seat> in user-study file names)")
-    parser.add_argument("--ego-seat", metavar="auto|SEAT", help="rollouts: the ego agent's seat, or auto")
+    parser.add_argument("--ego-seat", metavar="auto|auto:N|SEAT", help="rollouts: the ego agent's seat, or auto (N parallel games from the ranks beside the file) or auto:N")
     return parser
 
 

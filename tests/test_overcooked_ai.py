@@ -109,3 +109,20 @@ def test_episode_json_states_anywhere_older_observations_and_terrain(tmp_path: P
     assert game.terrain == ("XPXX", "O  S", "XDXX") and not game.old_rules
     trace = game_trace(game, load_domain(DOMAIN))
     assert trace.meta["rules"] == "new" and trace.meta["layout"] == "mine"
+
+
+def test_rollout_seat_from_the_ranks_present(tmp_path: Path):
+    from strips_int.grounders.overcooked import rollout_seat
+
+    run = tmp_path / "h-proxy-cole"
+    run.mkdir()
+    for rank in range(6):
+        (run / f"traj_{rank}_1.pkl").write_bytes(b"")
+    assert [rollout_seat(str(run / f"traj_{r}_1.pkl")) for r in range(6)] == [0, 0, 0, 1, 1, 1]
+    sample = tmp_path / "cole-fcp"
+    sample.mkdir()
+    (sample / "eval-1__traj_2_3.pkl").write_bytes(b"")
+    assert rollout_seat(str(sample / "eval-1__traj_2_3.pkl"), "auto:10") == 0
+    assert rollout_seat(str(sample / "eval-1__traj_2_3.pkl"), "auto:4") == 1
+    with pytest.raises(StripsIntError, match="ranks 2 present beside it: not a whole run"):
+        rollout_seat(str(sample / "eval-1__traj_2_3.pkl"))

@@ -21,9 +21,10 @@ from .layouts import Layout, _overcooked_ai_layout_files, get_layout, known_layo
 from .lift import agent_name, lift_game
 
 __all__ = ["Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
-           "read_traces", "roles_for"]
+           "read_traces", "recorded_terrain", "roles_for", "rollout_seat"]
 
-_RANK = re.compile(r"__traj_(\d+)_\d+\.pkl$")
+#: ZSC-Eval's rollout file names, ``traj_<rank>_<n>.pkl``, with or without a ``<run>__`` prefix.
+_RANK = re.compile(r"(?:^|_)traj_(\d+)_\d+\.pkl$")
 
 
 def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | None = None) -> dict[str, str] | None:
@@ -41,17 +42,40 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
         return {agent_name(j): "human" if human else "ai" for j, human in enumerate(game.humans)}
     if ego_seat is None:
         return None
-    if ego_seat == "auto":
-        match = _RANK.search(game.source)
-        if match is None:
-            raise StripsIntError(game.source, "--ego-seat auto", "file name has no __traj_<rank>_<n>.pkl")
-        # shared/data/README.md: of N parallel games (40 for h-proxy runs, 10 for cross-play),
-        # rank < N/2 has the ego agent in seat 0.
-        parallel = 40 if Path(game.source).parent.name.startswith("h-proxy") else 10
-        seat = 0 if int(match.group(1)) < parallel // 2 else 1
+    if ego_seat.startswith("auto"):
+        seat = rollout_seat(game.source, ego_seat)
     else:
         seat = int(ego_seat)
     return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
+
+
+def rollout_seat(source: str, rule: str = "auto") -> int:
+    """The ego agent's seat in a ZSC-Eval rollout: of N parallel games, rank < N/2 has it in seat 0.
+
+    ``rule`` is ``auto:N`` for a known N, or ``auto`` to take N from the ranks
+    present beside the file; that needs them complete (0 to N-1, N even): a
+    sample of a run cannot tell N, and the seat is then an error, never a guess.
+    """
+    path = Path(source)
+    match = _RANK.search(path.name)
+    if match is None:
+        raise StripsIntError(source, "ego seat auto", "file name has no traj_<rank>_<n>.pkl")
+    rank = int(match.group(1))
+    if rule.startswith("auto:"):
+        try:
+            parallel = int(rule.removeprefix("auto:"))
+        except ValueError:
+            raise StripsIntError(source, "ego seat", f"{rule!r}: expected auto:N with N parallel games") from None
+    else:
+        ranks = sorted({int(m.group(1)) for f in path.parent.glob("*.pkl") if (m := _RANK.search(f.name))})
+        parallel = len(ranks)
+        if ranks != list(range(parallel)) or parallel % 2:
+            shown = ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
+            raise StripsIntError(source, "ego seat auto", f"ranks {shown} present beside it: not a whole run of "
+                                 "parallel games, so their number (N) is unknown; give auto:N or the seat")
+    if not 0 <= rank < parallel:
+        raise StripsIntError(source, "ego seat", f"rank {rank} is not among {parallel} parallel games")
+    return 0 if rank < parallel // 2 else 1
 
 
 def dataset_keys(path: str | Path) -> dict[str, str]:
