@@ -17,7 +17,8 @@ from strips_int.errors import StripsIntError
 from strips_int.trace import Trace
 
 from .formats import Game, detect, human_seat, read_games
-from .layouts import Layout, _overcooked_ai_layout_files, get_layout, known_layouts, load_grid, parse_grid
+from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
+                      load_grid, parse_grid)
 from .lift import agent_name, lift_game
 
 __all__ = ["Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game", "load_grid", "parse_grid",
@@ -123,7 +124,13 @@ def game_trace(
         raise StripsIntError(game.source, None, "no layout name in the game: give --layout NAME or --grid FILE")
     who = roles_for(game, roles, ego_seat)
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
-    return lift_game(game, terrain or get_layout(game.layout), domain, meta)
+    if terrain is None:
+        # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
+        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout.
+        named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
+        terrain = get_layout(named)
+        meta["layout"] = ALIASES.get(game.layout, game.layout)
+    return lift_game(game, terrain, domain, meta)
 
 
 def recorded_terrain(game: Game) -> Layout:

@@ -172,13 +172,11 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     old_rules = bool(params.get("old_dynamics", not _new_style(states_raw)))
     per_step = _rewards(rewards, source) if isinstance(rewards, list) else None
     terrain = params.get("terrain")
-    if terrain is not None and not (isinstance(terrain, list) and all(isinstance(r, (list, str)) for r in terrain)):
-        raise StripsIntError(source, "mdp_params", f"terrain must be a list of grid rows, found {terrain!r}")
     return Game(
         source=source, layout=layout, states=states, actions=actions,
         reward=sum(per_step) if per_step is not None else None, rewards=per_step,
         cook_time=cook_time, old_rules=old_rules,
-        terrain=tuple(r if isinstance(r, str) else "".join(map(str, r)) for r in terrain) if terrain else None,
+        terrain=_grid_rows(terrain, source, "mdp_params.terrain") if terrain is not None else None,
     )
 
 
@@ -234,7 +232,8 @@ def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: st
         except ValueError:
             raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
     first_line, first = rows[0]
-    terrain = _csv_terrain(first, source, first_line) if first.get("layout") else None
+    terrain = (_grid_rows(_cell_json(first, "layout", source, first_line, quotes=True), source,
+                          f"line {first_line}, column layout") if first.get("layout") else None)
     humans = tuple(first.get(f"player_{j}_is_human", "").strip().lower() == "true" for j in range(2))
     return Game(source=source, layout=layout or first.get("layout_name") or None,
                 states=[_state(s, source, i) for i, s in enumerate(states_raw)], actions=actions,
@@ -251,11 +250,10 @@ def _cell_json(row: dict, column: str, source: str, line: int, quotes: bool = Fa
         raise StripsIntError(source, f"line {line}", f"malformed JSON in column {column}: {exc.msg}") from None
 
 
-def _csv_terrain(row: dict, source: str, line: int) -> tuple[str, ...]:
-    """The ``layout`` column: a JSON list of rows of grid characters (or of row strings)."""
-    grid = _cell_json(row, "layout", source, line, quotes=True)
-    if not isinstance(grid, list) or not all(isinstance(r, (list, str)) for r in grid):
-        raise StripsIntError(source, f"line {line}", "column layout must be a list of grid rows")
+def _grid_rows(grid: Any, source: str, where: str) -> tuple[str, ...]:
+    """A recorded terrain: a list of rows, each a string or a list of grid characters."""
+    if not isinstance(grid, list) or not grid or not all(isinstance(r, (list, str)) for r in grid):
+        raise StripsIntError(source, where, f"a terrain must be a list of grid rows, found {grid!r:.80}")
     return tuple(r if isinstance(r, str) else "".join(map(str, r)) for r in grid)
 
 

@@ -30,9 +30,12 @@ _CLASSIC = {
     "coordination_ring": ("XXXPX", "X 1 P", "D2X X", "O   X", "XOSXX"),
     "forced_coordination": ("XXXPX", "O X1P", "O2X X", "D X X", "XXXSX"),
     "counter_circuit_o_1order": ("XXXPPXXX", "X  2   X", "D XXXX S", "X  1   X", "XXXOOXXX"),
-    # The user-study web game's Counter Circuit: the classic terrain, other start tiles.
-    "counter_circuit": ("XXXPPXXX", "X      X", "D XXXX S", "X2    1X", "XXXOOXXX"),
+    # The user-study web game's Counter Circuit: the classic terrain, other start tiles. Its files call it
+    # "counter_circuit", which in overcooked-ai names a newer terrain (top row XXXPDPXXX, tomatoes).
+    "paper_counter_circuit": ("XXXPPXXX", "X      X", "D XXXX S", "X2    1X", "XXXOOXXX"),
 }
+#: Names the paper's old-rules web game gave its terrains where overcooked-ai means another one.
+OLD_RULES_NAMES = {"counter_circuit": "paper_counter_circuit"}
 #: Old names (ZSC-Eval, human_aware_rl) of the classic layouts.
 ALIASES = {
     "simple": "cramped_room",
@@ -95,7 +98,12 @@ def known_layouts(aliases: bool = True) -> list[str]:
 
 
 def get_layout(name: str) -> Layout:
-    """A layout by current or old name; overcooked-ai's own layouts when that package is installed."""
+    """A layout by current or old name; overcooked-ai's own layouts when that package is installed.
+
+    The classic five (old rules) come first: overcooked-ai ships the same terrains
+    under these names. ``counter_circuit`` is overcooked-ai's (the paper's web-game
+    terrain is ``paper_counter_circuit``).
+    """
     canonical = ALIASES.get(name, name)
     if canonical in _CLASSIC:
         return Layout(name=canonical, rows=_CLASSIC[canonical])
@@ -103,9 +111,9 @@ def get_layout(name: str) -> Layout:
     if path is not None:
         return _read_layout_file(path, name)
     raise StripsIntError(
-        "--layout", None,
+        "layout", None,
         f"unknown layout {name!r}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
-        "or give --grid FILE)",
+        "or give a grid file)",
     )
 
 

@@ -24,7 +24,7 @@ from strips_int.trace import Grounder, Step, Trace
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
-from .recipes import Recipe, Values
+from .recipes import Recipe, Values, every_recipe
 
 _NUMS = ("n0", "n1", "n2", "n3")
 _TAKE = {"onion-dispenser": ("take-onion", "onion"), "tomato-dispenser": ("take-tomato", "tomato"),
@@ -94,20 +94,35 @@ def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]
     return objects, static
 
 
-def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool = True) -> Problem:
+def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool | None = None,
+                   recipe: Recipe | None = None) -> Problem:
     """A planning problem on ``layout``: players at their start tiles, empty-handed, to deliver ``soups`` soups.
 
-    Every soup gets three fresh ingredients of each kind the layout dispenses
-    (three are needed under old rules) and one dish, and nothing more, which
-    keeps the planner's state space small.
+    Under the layout's own rules (``old_rules`` overrides them). Old rules: every
+    soup gets three fresh ingredients of each kind the layout dispenses (a pot
+    cooks at three) and one dish. New rules: each soup gets exactly the
+    ingredients of ``recipe`` (default: the layout's first makeable order) and the
+    goal pins them in the soup, so only a soup of that ordered recipe counts.
+    Nothing more is made fresh, which keeps the planner's state space small.
     """
     source = f"layout {layout.name}"
     if soups < 1:
-        raise StripsIntError(source, "--soups", f"need at least 1 soup, not {soups}")
+        raise StripsIntError(source, "soups", f"need at least 1 soup, not {soups}")
     starts = layout.starts()
     if not starts:
         raise StripsIntError(source, None, "the grid has no start tiles (digits 1, 2, ... on floor)")
-    objects, init = terrain(layout, old_rules)
+    old = layout.old_rules if old_rules is None else old_rules
+    dispensed = {STATIONS[layout.tile(p)].split("-")[0] for p in layout.positions() if layout.tile(p) in ("O", "T")}
+    if old:
+        per_soup = tuple(k for k in ("onion", "tomato") if k in dispensed for _ in range(3))
+    else:
+        per_soup = recipe or next(iter(makeable_recipes(layout)), ())
+        if not per_soup:
+            raise StripsIntError(source, None, "no ordered recipe can be made from the layout's dispensers")
+    # A soup of three cooks by itself: whoever adds the third ingredient stands at the pot and could start
+    # it, so who-can-do-what is unchanged, and the planner is spared new cooking's dead ends (a pot
+    # started too early can never take the rest of the recipe).
+    objects, init = terrain(layout, old or len(per_soup) == 3)
     for pos in layout.positions():
         if layout.tile(pos) == "X":
             init.add(("empty", station(layout, pos)))
@@ -117,15 +132,34 @@ def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bo
         agent = agent_name(j)
         objects[agent] = "agent"
         init |= {("at", agent, cell(pos)), ("occupied", cell(pos)), ("hand-empty", agent)}
-    dispensed = {STATIONS[layout.tile(p)] for p in layout.positions() if layout.tile(p) in ("O", "T")}
-    kinds = ["soup", "dish"] * soups + [k for k in ("onion", "tomato") if f"{k}-dispenser" in dispensed] * 3 * soups
     counts: dict[str, int] = {}
-    for kind in kinds:
-        counts[kind] = counts.get(kind, 0) + 1
-        objects[f"{kind}{counts[kind]}"] = kind
-        init.add(("fresh", f"{kind}{counts[kind]}"))
-    goal = [("delivered", f"soup{i}") for i in range(1, soups + 1)]
+    goal: list[Fact] = []
+    for n in range(1, soups + 1):
+        soup = f"soup{n}"
+        goal.append(("delivered", soup))
+        for kind in ("soup", "dish", *per_soup):
+            counts[kind] = counts.get(kind, 0) + 1
+            name = f"{kind}{counts[kind]}"
+            objects[name] = kind
+            init.add(("fresh", name))
+            if not old and kind in dispensed:
+                goal.append(("in-soup", name, soup))
     return make_problem(domain, f"overcooked-{layout.name}", objects, init, goal, source)
+
+
+def makeable_recipes(layout: Layout) -> list[Recipe]:
+    """The layout's ordered recipes its dispensers can make, one per set of ingredient kinds, the smallest.
+
+    One per kind set because whether an agent can make a soup depends on the
+    dispensers it reaches, not on how many trips it takes (SPEC is silent: the
+    choice keeps RC to at most three planner problems per layout).
+    """
+    dispensed = {STATIONS[layout.tile(p)].split("-")[0] for p in layout.positions() if layout.tile(p) in ("O", "T")}
+    chosen: dict[frozenset[str], Recipe] = {}
+    for order in sorted(layout.orders or every_recipe(), key=lambda r: (len(r), r)):
+        if set(order) <= dispensed:
+            chosen.setdefault(frozenset(order), order)
+    return list(chosen.values())
 
 
 class _Lifter:
@@ -490,6 +524,6 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     steps = tuple(
         Step(index=k, t=t, action=grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
     )
-    full_meta = {"layout": layout.name, "reward": game.reward,
+    full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
