@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from strips_int.grounders.overcooked import known_layouts
-from strips_int.rc import classify_layouts
+from strips_int.rc_cli import classify_layouts
 
 
 def main() -> None:

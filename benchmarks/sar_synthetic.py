@@ -19,6 +19,7 @@ from pathlib import Path
 from strips_int import analyze_run, execute, load_domain, load_trace
 from strips_int.domain import make_problem
 from strips_int.reachability import relaxed_reachable
+from strips_int.trace import apply
 from strips_int.task import format_fact
 
 SAR = Path(__file__).resolve().parents[1] / "domains" / "sar.pddl"
@@ -56,8 +57,7 @@ def synthetic_trace(steps: int, seed: int, rooms: int = 12) -> dict:
             if not mine:
                 continue
             action = rng.choice(mine)
-        state -= action.delete
-        state |= action.add
+        apply(state, action)  # chosen among the applicable ones
         out.append({"t": t, **({"agent": action.actor} if action.actor else {}), "action": str(action)})
         t += 1
     return {

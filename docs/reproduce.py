@@ -28,7 +28,7 @@ import numpy as np
 from strips_int import analyze_run, execute, load_domain
 from strips_int.domain import Domain
 from strips_int.grounders.overcooked import read_traces
-from strips_int.interdependence import CONSTRUCTIVE, LOOPING, classify
+from strips_int.interdependence import CONSTRUCTIVE, LOOPING, Interdependence, classify
 from strips_int.stats import markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,31 +98,32 @@ def measure_game(domain: Domain, path: Path, data: Path) -> Measured:
     run = execute(trace)
     report = analyze_run(domain, run)
     agents = frozenset(report.agents)
-    inters, verdicts = report.interdependencies, report.verdicts
+    inters = report.interdependencies
     pot = [not any(f[0] == "on" for f in i.facts) for i in inters]
     seen: set[int] = set()
     extra = []
     for inter, at_pot in zip(inters, pot):
-        extra.append(at_pot and inter.receiver in seen)
-        seen.add(inter.receiver)
-    identity = classify(list(inters), report.graph, run, {}, agents, frozenset(domain.predicates))
+        extra.append(at_pot and inter.receiver.index in seen)
+        seen.add(inter.receiver.index)
+    pairs = [Interdependence(i.giver.index, i.receiver.index, i.facts, i.objects) for i in inters]
+    identity = classify(pairs, report.graph, run, {}, agents, frozenset(domain.predicates))
     rewarded = {f[1] for f in report.achieved}
     goal_objects = set(rewarded)
     goal_objects |= {f[1] for f in run.final if f[0] == "in-soup" and f[2] in rewarded}
     goal_objects |= {s.action.args[1] for s in report.steps if s.action.name == "plate-soup" and s.action.args[2] in rewarded}
     keep = [not e and not v.giver_loop and not v.receiver_loop for e, v in zip(extra, identity)]
-    cons = [v.category == CONSTRUCTIVE for v in verdicts]
+    cons = [i.category == CONSTRUCTIVE for i in inters]
     roles = trace.meta.get("roles") or {}
     human = next((a for a, r in roles.items() if r == "human"), None)
     tasks = report.tasks[human] if human else None
-    by = Counter(v.category for v in verdicts)
+    by = Counter(i.category for i in inters)
     return Measured(
         game=str(path.relative_to(data)), layout=trace.meta["layout"], agent=trace.meta["agent"],
         reward=float(trace.meta["reward"]), constructive=by[CONSTRUCTIVE], looping=by[LOOPING],
         irrelevant=by["irrelevant"],
         counter_cons=sum(c and not p for c, p in zip(cons, pot)), pot_cons=sum(c and p for c, p in zip(cons, pot)),
         s1=sum(c and not e for c, e in zip(cons, extra)),
-        s2=sum(k and v.goal_reaching for k, v in zip(keep, verdicts)),
+        s2=sum(k and i.goal_reaching for k, i in zip(keep, inters)),
         s3=sum(k and any(o in goal_objects for o in i.objects) for k, i in zip(keep, inters)),
         s3_pot=sum(k and p and any(o in goal_objects for o in i.objects) for k, p, i in zip(keep, pot, inters)),
         human_subtasks=len(tasks.subtasks) if tasks else 0, human_triggers=len(tasks.triggers) if tasks else 0,

@@ -1,30 +1,99 @@
 """Grounders: lift raw environment logs into a PDDL problem and a strips_int trace.
 
-Installed as ``strips_int.grounders``.
+Installed as ``strips_int.grounders``. The registry holds the built-in
+grounders (each subpackage here with a module-level ``GROUNDER``: Overcooked,
+SAR, ...) and those of other packages, which declare an entry point in the
+group ``strips_int.grounders`` naming their grounder (or a module with a
+``GROUNDER``); both are loaded on first use, once.
 """
 
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator
 
-from strips_int.domain import Domain, Problem
-from strips_int.trace import Trace, load_trace
+from strips_int.errors import StripsIntError
 
-from . import overcooked, sar
+from .base import Grounder, Option, check_actions
+
+if TYPE_CHECKING:
+    from strips_int.domain import Domain
+    from strips_int.task import Problem
+    from strips_int.trace import Trace
+
+__all__ = ["Grounder", "Option", "all_options", "grounder_for", "read_input", "register", "registered"]
+
+ENTRY_POINTS = "strips_int.grounders"
+_added: dict[str, Grounder] = {}
+
+
+def _loaded(value: Any) -> Grounder:
+    return getattr(value, "GROUNDER", value)
+
+
+@functools.cache
+def _found() -> dict[str, Grounder]:
+    """Built-ins (subpackages with a ``GROUNDER``, by name), then the entry points of installed packages."""
+    packages = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+    modules = [importlib.import_module(f"{__name__}.{name}") for name in packages]
+    found = [m.GROUNDER for m in modules if hasattr(m, "GROUNDER")]
+    found += [_loaded(point.load()) for point in entry_points(group=ENTRY_POINTS)]
+    return {g.name: g for g in found}
+
+
+def register(grounder: Grounder) -> None:
+    """Add (or replace) a grounder by its name, e.g. from a notebook or a test."""
+    _added[grounder.name] = grounder
+
+
+def registered() -> dict[str, Grounder]:
+    """Every grounder by name: built-ins, entry points, then those given to :func:`register`."""
+    return {**_found(), **_added}
+
+
+def grounder_for(path: str | Path) -> Grounder | None:
+    """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
+    return next((g for g in registered().values() if g.recognizes(Path(path))), None)
+
+
+def all_options() -> tuple[Option, ...]:
+    """Every grounder's command-line options, once per ``dest`` (the first declaration wins)."""
+    seen: dict[str, Option] = {}
+    for grounder in registered().values():
+        for option in grounder.options:
+            seen.setdefault(option.dest, option)
+    return tuple(seen.values())
 
 
 def read_input(
-    path: str | Path,
-    domain: Domain,
-    problem: Problem | None = None,
-    layout: str | None = None,
-    grid: str | Path | None = None,
-    roles: Sequence[str] | None = None,
-    ego_seat: str | None = None,
-) -> Iterator[Trace]:
-    """The traces in one input file: a strips-int trace, or a raw game a grounder recognizes."""
-    if overcooked.detect(Path(path)):
-        yield from overcooked.read_traces(path, domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat)
-    elif sar.detect(Path(path)):
-        yield sar.read_trace(path, domain)
-    else:
-        yield load_trace(path, domain, problem)
+    path: str | Path, domain: Domain, problem: Problem | None = None, **options: Any
+) -> Iterator[Trace | StripsIntError]:
+    """Each game in one input file as a trace, or as the error that stops it (one bad game hides no other).
+
+    A file no grounder recognizes is read as a strips-int trace (``problem``
+    overrides its own). ``options`` are grounder options by ``dest``; each
+    grounder gets those it declares that are not None.
+    """
+    from strips_int.trace import load_trace
+
+    grounder = grounder_for(path)
+    if grounder is None:
+        try:
+            yield load_trace(path, domain, problem)
+        except StripsIntError as exc:
+            yield exc
+        return
+    try:
+        check_actions(grounder.actions, domain, grounder.domain, str(path))
+    except StripsIntError as exc:
+        yield exc
+        return
+    mine = {o.dest for o in grounder.options}
+    try:  # a grounder that raises instead of yielding still costs only the rest of its file
+        yield from grounder.read(Path(path), domain, **{k: v for k, v in options.items() if k in mine and v is not None})
+    except StripsIntError as exc:
+        yield exc

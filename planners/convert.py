@@ -20,6 +20,7 @@ from unified_planning.plans import ActionInstance
 from strips_int.domain import Domain, Schema
 from strips_int.errors import StripsIntError
 from strips_int.task import Fact, GroundAction, Problem
+from strips_int.trace import Grounder
 
 _ROOT = "object"
 
@@ -49,8 +50,13 @@ class UPTask:
 
     def ground(self, instance: ActionInstance) -> GroundAction:
         """A plan step as a ground action of our domain."""
-        args = tuple(str(p.object().name) for p in instance.actual_parameters)
-        return self.domain.schemas[self.action_names[instance.action.name]].ground(args)
+        return self.ground_named(instance.action.name, tuple(str(p.object().name) for p in instance.actual_parameters))
+
+    def ground_named(self, up_name: str, args: tuple[str, ...]) -> GroundAction:
+        """The action UP calls ``up_name`` (renamed where it clashed) on ``args``, by the one grounding code."""
+        name = self.action_names[up_name]
+        return Grounder(self.domain, self.problem, f"{self.problem.source} (planner)").ground(
+            (name, *args), f"plan step ({name} {' '.join(args)})")
 
 
 def _atom(problem: upm.Problem, fact: Fact) -> upm.FNode:

@@ -65,12 +65,12 @@ def resolve_planner(name: str) -> str:
     found = available_planners()
     if name == "auto":
         if not found:
-            raise StripsIntError("--planner", None, "no planner installed: pip install up-fast-downward")
+            raise StripsIntError("planner", None, "no planner installed: pip install up-fast-downward")
         return found[0]
     if name not in PLANNERS:
-        raise StripsIntError("--planner", None, f"unknown planner {name!r} (known: auto, {', '.join(PLANNERS)})")
+        raise StripsIntError("planner", None, f"unknown planner {name!r} (known: auto, {', '.join(PLANNERS)})")
     if name not in found:
-        raise StripsIntError("--planner", None, f"{name} is not installed: pip install up-{name}")
+        raise StripsIntError("planner", None, f"{name} is not installed: pip install up-{name}")
     return name
 
 
@@ -161,6 +161,6 @@ def _pyperplan(task: UPTask, problem: upm.Problem, timeout: float) -> PlanResult
     status, steps = receive.recv()
     child.join()
     if steps is not None:
-        plan = tuple(task.domain.schemas[name].ground(args) for name, args in steps)
+        plan = tuple(task.ground_named(name, args) for name, args in steps)
         return PlanResult(SOLVED, (plan,), detail="1 plan")
     return PlanResult(UNKNOWN, detail=f"{status} (pyperplan proves no unsolvability)")

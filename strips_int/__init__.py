@@ -5,32 +5,39 @@ action made another's possible (giver -> receiver interdependences), sorts
 them into constructive, looping and irrelevant, and counts triggers.
 
     >>> from strips_int import analyze
-    >>> report = analyze("domains/sar.pddl", "examples/sar/kit-pass.trace.json")
+    >>> report = analyze("sar", "examples/sar/kit-pass.trace.json")
     >>> report.counts["constructive"]
     1
+
+Names are imported on first use, so ``import strips_int`` and the command
+lines' ``--help`` stay fast.
 """
 
-from .domain import Domain, load_domain, load_problem
-from .errors import StripsIntError
-from .report import Report, analyze, analyze_run
-from .task import Fact, GroundAction, Problem, State
-from .trace import Run, Step, Trace, execute, load_trace
+from __future__ import annotations
 
-__all__ = [
-    "Domain",
-    "Fact",
-    "GroundAction",
-    "Problem",
-    "Report",
-    "Run",
-    "State",
-    "Step",
-    "StripsIntError",
-    "Trace",
-    "analyze",
-    "analyze_run",
-    "execute",
-    "load_domain",
-    "load_problem",
-    "load_trace",
-]
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_WHERE = {
+    "Domain": "domain", "load_domain": "domain", "load_problem": "domain",
+    "StripsIntError": "errors",
+    "Report": "report", "analyze": "report", "analyze_run": "report",
+    "Fact": "task", "GroundAction": "task", "Problem": "task", "State": "task",
+    "Run": "trace", "Step": "trace", "Trace": "trace", "execute": "trace", "load_trace": "trace",
+    "analyze_games": "games", "read_games": "games",
+    "evaluate_games": "evaluate",
+}
+
+__all__ = ["__version__", *sorted(_WHERE)]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'strips_int' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,4 +1,4 @@
-"""``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json] [--layout NAME | --grid FILE]``
+"""``python -m strips_int.check DOMAIN TRACE... [--problem P] [--json] [grounder options]`` (or ``strips-int check``)
 
 Analyse one or more traces, or raw games a grounder recognizes (Overcooked
 JSON, pickles, CSV; SAR grid-world logs), against a PDDL domain in one
@@ -14,37 +14,28 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from strips_int.grounders import read_input
-from strips_int.visualize import plot_timeline, save, write_graphml
-
-from .domain import load_domain, load_problem
+from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .errors import StripsIntError
-from .report import analyze, format_text
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m strips_int.check",
+        prog=prog,
         description="Find who helped whom in recorded multi-agent traces (interdependences, "
         "their categories, triggers).",
     )
-    parser.add_argument("domain", type=Path, help="PDDL domain file")
+    add_domain_argument(parser)
     parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
                         help="strips-int-trace/1 JSON files, raw Overcooked games or SAR logs")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
-    parser.add_argument("--layout", help="Overcooked layout name (default: the one the game names)")
-    parser.add_argument("--grid", type=Path, help="Overcooked grid text file (or overcooked-ai .layout file)")
-    parser.add_argument("--roles", type=lambda text: text.split(","), metavar="ROLE,ROLE",
-                        help="who played each seat, e.g. human,ai (default: human=<seat> in user-study file names)")
-    parser.add_argument("--ego-seat", metavar="auto|auto:N|SEAT",
-                        help="rollouts: the ego agent's seat, or 'auto' for the ZSC-Eval rank rule")
     parser.add_argument("--plot", type=Path, metavar="OUT",
                         help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")
     parser.add_argument("--graphml", type=Path, metavar="OUT",
                         help="write each trace's causal graph: OUT.graphml, or a folder with several traces")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
+    add_grounder_options(parser)
     return parser
 
 
@@ -69,8 +60,16 @@ class _Outputs:
         return path
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.check") -> int:
+    args = build_parser(prog).parse_args(argv)
+    from strips_int.grounders import read_input
+
+    from .domain import load_domain, load_problem
+    from .games import report_of
+    from .report import format_text
+
+    if args.plot or args.graphml:  # matplotlib only when a figure is asked for
+        from strips_int.visualize import plot_timeline, save, write_graphml
     try:
         domain = load_domain(args.domain)
         domain = domain.with_pragmas(
@@ -87,25 +86,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:
-        try:
-            for trace in read_input(path, domain, problem, layout=args.layout, grid=args.grid,
-                                    roles=args.roles, ego_seat=args.ego_seat):
-                report = analyze(domain, trace)
+        for result in read_input(path, domain, problem, **grounder_options(args)):
+            try:
+                report = report_of(domain, result)
                 if args.plot:
-                    save(plot_timeline(report), outputs.path(args.plot, trace.source, ".png"))
+                    save(plot_timeline(report), outputs.path(args.plot, report.source, ".png"))
                 if args.graphml:
-                    write_graphml(report, outputs.path(args.graphml, trace.source, ".graphml"))
+                    write_graphml(report, outputs.path(args.graphml, report.source, ".graphml"))
                 if args.json:
                     print(json.dumps(report.to_dict()), flush=True)
                 else:
                     print(("\n" if printed else "") + format_text(report), flush=True)
                 printed += 1
-        except StripsIntError as exc:
-            failed += 1
-            if args.json:
-                print(json.dumps({"source": str(path), "error": str(exc)}), flush=True)
-            else:
-                print(f"error: {exc}", file=sys.stderr, flush=True)
+            except StripsIntError as exc:
+                failed += 1
+                if args.json:
+                    print(json.dumps({"source": str(path), "error": str(exc)}), flush=True)
+                else:
+                    print(f"error: {exc}", file=sys.stderr, flush=True)
     return 1 if failed else 0
 
 

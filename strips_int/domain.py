@@ -173,14 +173,25 @@ def _parse(parser, text: str, source: str):
 
 def packaged_domain(name: str) -> Path:
     """The path of a domain shipped with strips_int (``domains/NAME.pddl``, installed as package data)."""
-    path = Path(str(importlib.resources.files("strips_int.domains") / f"{name}.pddl"))
+    folder = importlib.resources.files("strips_int.domains")
+    path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
-        raise StripsIntError(str(path), None, f"no packaged domain {name!r}")
+        known = sorted(p.name.removesuffix(".pddl") for p in folder.iterdir() if p.name.endswith(".pddl"))
+        raise StripsIntError(name, None, f"no such file, nor a packaged domain (packaged: {', '.join(known)})")
+    return path
+
+
+def domain_file(path: str | Path) -> Path:
+    """``path`` itself, or the packaged domain it names (``"overcooked"``, ``"sar"``) when no such file exists."""
+    path = Path(path)
+    if not path.exists() and path.suffix == "" and len(path.parts) == 1:
+        return packaged_domain(path.name)
     return path
 
 
 def load_domain(path: str | Path) -> Domain:
-    """Parse and check a PDDL domain file, with its ``; @strips-int`` pragmas."""
+    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas."""
+    path = domain_file(path)
     source = str(path)
     text = read_text(path)
     parsed = _parse(_domain_parser(), text, source)

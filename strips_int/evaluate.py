@@ -4,13 +4,17 @@ Analyse every game under the given files and folders, in parallel, and write
 paper tables:
 
 * ``DIR/games.jsonl`` then ``DIR/games.csv``: one row per game (source,
-  group keys, reward, every count, each role's trigger figures, error);
+  group keys, reward, every count, each role's trigger figures and required
+  interdependences given and received, error);
 * ``DIR/summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
-  reward, Int_cons, Int_non-cons and the trigger percentages, per group.
+  reward, Int_cons (and its required and optional parts, SPEC section 10),
+  Int_non-cons and the trigger percentages, per group.
 
 Rows are streamed to disk as games finish, so memory stays flat in the number
 of games; a broken game is a row with its error and makes the exit status 1.
+From Python, :func:`evaluate_games` returns the rows (a ``pandas.DataFrame``
+with ``frame=True``, given the optional extra ``pandas``).
 """
 
 from __future__ import annotations
@@ -23,53 +27,25 @@ import multiprocessing
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from strips_int.grounders import read_input, sar
-
-from .domain import Domain, load_domain
+from .cli import add_domain_argument, add_grounder_options, grounder_options
+from .domain import Domain
 from .errors import StripsIntError
-from .report import Report, analyze
+from .games import GAME_SUFFIXES, as_domain, game_files, report_of
+from .report import Report
 from .stats import Summary, group_rows, markdown_table, number, summarize
 
-#: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
-GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
 #: The metrics of the summary tables, with the names papers use.
-METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "non_constructive": "Int_non-cons"}
+METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
+                "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 
 
-@dataclass(frozen=True)
-class Inputs:
-    """How to read raw games (the grounder options of ``strips_int.check``)."""
-
-    layout: str | None = None
-    grid: str | None = None
-    roles: tuple[str, ...] | None = None
-    ego_seat: str | None = None
-
-
-def game_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
-    """The given files and every game file under the given folders, sorted; and the SAR scenarios
-    a folder walk passed over (simulator inputs, not games). A missing path is an error."""
-    found: list[Path] = []
-    scenarios: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            for file in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in GAME_SUFFIXES):
-                (scenarios if sar.detect(file) == "scenario" else found).append(file)
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise StripsIntError(str(path), None, "no such file or folder")
-    return found, scenarios
-
-
 def game_row(report: Report) -> dict[str, Any]:
-    """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's triggers."""
+    """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's agent metrics."""
     meta = report.meta
     roles = meta.get("roles") or {}
     row: dict[str, Any] = {"source": report.source, "folder": Path(report.source).parent.name}
@@ -78,37 +54,58 @@ def game_row(report: Report) -> dict[str, Any]:
     row["steps"] = len(report.steps)
     row["goal_facts"], row["goal_achieved"] = len(report.goal), len(report.achieved)
     row.update(report.counts)
-    for agent, tasks in report.tasks.items():
+    for agent, metrics in report.agent_metrics().items():
         role = roles.get(agent, agent)
-        row[f"{role}_subtasks"] = len(tasks.subtasks)
-        row[f"{role}_triggers"] = len(tasks.triggers)
-        row[f"{role}_accepted"] = len(tasks.accepted)
-        row[f"{role}_pct_triggers"] = tasks.pct_triggers
-        row[f"{role}_pct_not_accepted"] = tasks.pct_not_accepted
+        row.update({f"{role}_{name}": value for name, value in metrics.items() if name != "type"})
     row["error"] = ""
     return row
 
 
-def file_rows(domain: Domain, inputs: Inputs, path: Path) -> list[dict[str, Any]]:
-    """The rows of every game in one file; an unreadable game is a row with its error."""
+def _error_row(source: str, error: StripsIntError) -> dict[str, Any]:
+    return {"source": source, "folder": Path(source).parent.name, "error": str(error)}
+
+
+def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[dict[str, Any]]:
+    """The rows of every game in one file; a game that cannot be read or analysed is a row with its error."""
+    from strips_int.grounders import read_input
+
     rows = []
-    try:
-        for trace in read_input(path, domain, layout=inputs.layout, grid=inputs.grid, roles=inputs.roles,
-                                ego_seat=inputs.ego_seat):
-            rows.append(game_row(analyze(domain, trace)))
-    except StripsIntError as exc:
-        rows.append({"source": str(path), "folder": path.parent.name, "error": str(exc)})
+    for result in read_input(path, domain, **options):
+        try:
+            rows.append(game_row(report_of(domain, result)))
+        except StripsIntError as exc:
+            rows.append(_error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
     return rows
 
 
-def evaluate(domain: Domain, files: Sequence[Path], inputs: Inputs, jobs: int = 1) -> Iterator[list[dict[str, Any]]]:
+def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], jobs: int = 1
+             ) -> Iterator[list[dict[str, Any]]]:
     """The rows of each file, in ``files`` order, computed by ``jobs`` processes."""
-    work = functools.partial(file_rows, domain, inputs)
+    work = functools.partial(file_rows, domain, dict(options))
     if jobs <= 1:
         yield from map(work, files)
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         yield from pool.imap(work, files, chunksize=4)
+
+
+def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, frame: bool = False,
+                   **options: Any) -> Any:
+    """The rows of ``games.csv`` for every game under ``paths`` (files or folders), as a list of dicts,
+    or a ``pandas.DataFrame`` with ``frame=True`` (``pip install strips_int[pandas]``).
+
+    ``options`` are grounder options (``layout``, ``roles``, ...); a broken game is a row with its error.
+    """
+    domain = as_domain(domain)
+    files, _ = game_files(paths)
+    rows = [row for file in evaluate(domain, files, options, jobs) for row in file]
+    if not frame:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        raise StripsIntError("pandas", None, "not installed: pip install 'strips_int[pandas]'") from None
+    return pandas.DataFrame(rows)
 
 
 def write_games_csv(jsonl: Path, out: Path) -> list[str]:
@@ -128,7 +125,7 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
 
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
-    """Reward, Int_cons, Int_non-cons, then each role's trigger percentages, as present."""
+    """Reward, Int_cons, Int_cons,req, Int_cons,opt, Int_non-cons, then each role's trigger percentages."""
     metrics = [m for m in METRIC_NAMES if m in columns]
     return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
 
@@ -182,10 +179,10 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
                                      + "\n".join(lines) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m strips_int.evaluate",
+def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Analyse many games and write per-game and grouped tables.")
-    parser.add_argument("domain", type=Path, help="PDDL domain file")
+    add_domain_argument(parser)
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="game files or folders (walked)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
@@ -194,11 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "or folder (default: layout,agent)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    parser.add_argument("--layout", help="Overcooked layout name (default: the one each game names)")
-    parser.add_argument("--grid", help="Overcooked grid text file")
-    parser.add_argument("--roles", type=lambda text: tuple(text.split(",")), metavar="ROLE,ROLE",
-                        help="who played each seat (default: human=<seat> in user-study file names)")
-    parser.add_argument("--ego-seat", metavar="auto|auto:N|SEAT", help="rollouts: the ego agent's seat, or auto (N parallel games from the ranks beside the file) or auto:N")
+    add_grounder_options(parser)
     return parser
 
 
@@ -209,11 +202,11 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
           end="", file=sys.stderr, flush=True)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
+    args = build_parser(prog).parse_args(argv)
     start = time.perf_counter()
     try:
-        domain = load_domain(args.domain)
+        domain = as_domain(args.domain)
         files, scenarios = game_files(args.paths)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
@@ -223,12 +216,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if scenarios:
         print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
-    inputs = Inputs(args.layout, args.grid, args.roles, args.ego_seat)
     jsonl = args.out / "games.jsonl"
     games = errors = 0
     tty = sys.stderr.isatty()
     with open(jsonl, "w") as handle:
-        for done, rows in enumerate(evaluate(domain, files, inputs, args.jobs), start=1):
+        for done, rows in enumerate(evaluate(domain, files, grounder_options(args), args.jobs), start=1):
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
                 games += not row["error"]

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import networkx as nx
 
 from .causal import INIT
 from .task import Fact, format_fact
-from .trace import Run
+from .trace import Run, Step
+
+if TYPE_CHECKING:
+    from .required import Need
 
 CONSTRUCTIVE, LOOPING, IRRELEVANT = "constructive", "looping", "irrelevant"
 CATEGORIES = (CONSTRUCTIVE, LOOPING, IRRELEVANT)
@@ -40,6 +43,53 @@ class Verdict:
     receiver_loop: bool
     category: str
     why: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One interdependence with all that is said about it: its steps, facts, objects, category,
+    whether it was required (SPEC section 10) and why."""
+
+    giver: Step
+    receiver: Step
+    facts: tuple[Fact, ...]
+    objects: tuple[str, ...]
+    goal_reaching: bool
+    giver_loop: bool
+    receiver_loop: bool
+    category: str
+    required: bool
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, as in ``strips_int.check --json``."""
+        return {
+            "giver": _step_dict(self.giver),
+            "receiver": _step_dict(self.receiver),
+            "facts": [format_fact(f) for f in self.facts],
+            "objects": list(self.objects),
+            "goal_reaching": self.goal_reaching,
+            "giver_loop": self.giver_loop,
+            "receiver_loop": self.receiver_loop,
+            "category": self.category,
+            "required": self.required,
+            "why": self.why,
+        }
+
+
+def _step_dict(step: Step) -> dict[str, Any]:
+    return {"index": step.index, "t": step.t, "agent": step.agent, "action": str(step.action)}
+
+
+def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
+             needs: Sequence[Need]) -> tuple[Finding, ...]:
+    """Each interdependence joined with its verdict and need (the one place they are paired);
+    ``why`` gives the category's reason, then the need's."""
+    return tuple(
+        Finding(steps[i.giver], steps[i.receiver], i.facts, i.objects, v.goal_reaching, v.giver_loop,
+                v.receiver_loop, v.category, n.required, f"{v.why}; {n.why}")
+        for i, v, n in zip(inters, verdicts, needs, strict=True)
+    )
 
 
 def fact_object(fact: Fact, agents: frozenset[str]) -> str:

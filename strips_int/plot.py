@@ -13,25 +13,23 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
-from strips_int.grounders import read_input
-from strips_int.visualize import plot_influence, plot_summary, plot_timeline, save
-
-from .domain import load_domain
+from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .errors import StripsIntError
-from .report import Report, analyze
+from .games import as_domain, report_of
+from .report import Report
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m strips_int.plot", description="Figures for papers.")
+def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Figures for papers.")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
                        ("influence", "the object-influence graph (SPEC section 7)")):
         command = commands.add_parser(name, help=text)
-        command.add_argument("domain", type=Path)
-        command.add_argument("trace", type=Path)
-        command.add_argument("--layout", help="Overcooked layout name (default: the game's)")
+        add_domain_argument(command)
+        command.add_argument("trace", type=Path, help="a trace or raw game (its first game is drawn)")
+        add_grounder_options(command)
         command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     influence = commands.choices["influence"]
     influence.add_argument("--object", help="the object to follow (default: every step)")
@@ -42,22 +40,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def first_report(domain_path: Path, trace_path: Path, layout: str | None) -> Report:
-    domain = load_domain(domain_path)
-    for trace in read_input(trace_path, domain, layout=layout):
-        return analyze(domain, trace)
+def first_report(domain_path: str | Path, trace_path: Path, **options: Any) -> Report:
+    """The report of the first game in ``trace_path``."""
+    from strips_int.grounders import read_input
+
+    domain = as_domain(domain_path)
+    for result in read_input(trace_path, domain, **options):
+        return report_of(domain, result)
     raise StripsIntError(str(trace_path), None, "no game in the file")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.plot") -> int:
+    args = build_parser(prog).parse_args(argv)
+    from strips_int.visualize import plot_influence, plot_summary, plot_timeline, save
+
     try:
         if args.command == "summary":
             figure = plot_summary(args.summary)
         elif args.command == "timeline":
-            figure = plot_timeline(first_report(args.domain, args.trace, args.layout))
+            figure = plot_timeline(first_report(args.domain, args.trace, **grounder_options(args)))
         else:
-            figure = plot_influence(first_report(args.domain, args.trace, args.layout), args.object, args.since)
+            figure = plot_influence(first_report(args.domain, args.trace, **grounder_options(args)), args.object,
+                                    args.since)
         print(save(figure, args.out))
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -17,22 +17,14 @@ The candidate joint plan is executed and analysed like a recorded trace.
 
 from __future__ import annotations
 
-import argparse
-import csv
 import dataclasses
-import json
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping
 
-from strips_int.grounders.overcooked import Layout, get_layout, known_layouts, load_grid
-from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
-from strips_int.grounders.sar import scenario_problem
 from strips_int.planners import (
     BY_RELAXATION,
-    PLANNERS,
     SOLVED,
     UNKNOWN,
     UNSOLVABLE,
@@ -42,11 +34,10 @@ from strips_int.planners import (
     to_unified_planning,
 )
 
-from .domain import Domain, load_domain, load_problem, packaged_domain
+from .domain import Domain
 from .errors import StripsIntError
 from .reachability import Reachable, relaxed_reachable
 from .report import Report, analyze, format_interdependence
-from .stats import markdown_table
 from .task import Fact, GroundAction, Problem, format_fact
 from .trace import Step, Trace
 
@@ -326,173 +317,7 @@ def format_text(result: RCResult) -> str:
     return "\n".join(lines)
 
 
-def layout_rc(domain: Domain, layout: Layout, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
-              others: str = IDLE, plans: int = 1) -> RCResult:
-    """RC of a layout under its own rules and recipes (SPEC section 8).
+if __name__ == "__main__":  # the command line lives in strips_int.rc_cli
+    from .rc_cli import main
 
-    Old rules: one problem. New rules: one per set of ingredient kinds among the
-    makeable orders (:func:`makeable_recipes`), combined as "some ordered soup":
-    non-RC when an agent alone makes one, else unknown when a planner limit left
-    one open, else RC when the team makes one, else unsolvable. The result kept
-    is the deciding recipe's.
-    """
-    if layout.old_rules:
-        return required_cooperation(domain, layout_problem(layout, domain, soups), planner, timeout, others, plans)
-    results = []
-    for recipe in makeable_recipes(layout) or [None]:
-        result = required_cooperation(domain, layout_problem(layout, domain, soups, recipe=recipe), planner, timeout,
-                                      others, plans)
-        if result.verdict == NON_RC:
-            return result
-        results.append(result)
-    return next((r for verdict in (UNKNOWN, RC) for r in results if r.verdict == verdict), results[0])
-
-
-def classify_layouts(
-    names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0, others: str = IDLE
-) -> Iterator[RCResult | StripsIntError]:
-    """The verdict of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
-    domain = load_domain(packaged_domain("overcooked"))
-    for name in names:
-        try:
-            yield layout_rc(domain, get_layout(name), soups, planner, timeout, others)
-        except StripsIntError as exc:
-            yield exc
-
-
-TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
-                 "constructive", "error", "seconds")
-
-
-def table_row(result: RCResult | StripsIntError, name: str = "") -> dict[str, Any]:
-    """One row of the ``--all-layouts`` table (stable column names; ``seconds`` last, to be dropped at will)."""
-    if isinstance(result, StripsIntError):
-        return {**dict.fromkeys(TABLE_COLUMNS, ""), "layout": name, "verdict": "error", "error": str(result)}
-    counts = result.reports[0].counts if result.reports else {}
-    # A new-rules layout's goal pins its recipe's ingredients in the soup (layout_problem); old rules do not.
-    recipe = sorted(result.problem.objects[f[1]] for f in result.problem.goal if f[0] == "in-soup" and f[2] == "soup1")
-    return {
-        "layout": result.problem.name.removeprefix("overcooked-"),
-        "rules": "new" if recipe else "old",
-        "recipe": "+".join(recipe) if recipe else "any 3",
-        "verdict": result.verdict,
-        "reason": result.reason or "",
-        "joint_plan_length": len(result.joint.plan) if result.joint.plan is not None else "",
-        "interdependencies": counts.get("interdependencies", ""),
-        "constructive": counts.get("constructive", ""),
-        "error": "",
-        "seconds": f"{result.seconds:.2f}",
-    }
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m strips_int.rc",
-        description="Does a problem require cooperation? Plans each agent's projection and the joint "
-        "problem (SPEC section 8) and analyses a joint plan's interdependences.",
-    )
-    parser.add_argument("domain", type=Path, nargs="?", help="PDDL domain file (default: the packaged Overcooked "
-                        "domain with --layout/--grid, the SAR domain with --scenario)")
-    parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--layout", help="an Overcooked layout by name: players at their start tiles")
-    where.add_argument("--grid", type=Path, help="an Overcooked grid text file (or overcooked-ai .layout file)")
-    where.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
-    where.add_argument("--scenario", type=Path, help="a SAR scenario (or log): its initial state, every victim to treat")
-    parser.add_argument("--soups", type=int, default=1, help="Overcooked goal: soups to deliver (default 1)")
-    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv, .md or .tex)")
-    parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
-                        f"{', '.join(PLANNERS)}")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call (default 60)")
-    parser.add_argument("--others", choices=(IDLE, ABSENT), default=IDLE,
-                        help="in a projection the other agents stay where they are (idle) or are removed")
-    parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
-
-
-TABLE_SUFFIXES = (".csv", ".md", ".tex")
-
-
-def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
-    """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
-    if as_json and out is None:
-        for row in rows:
-            print(json.dumps(row))
-        return
-    if out is not None and out.suffix == ".csv":
-        with open(out, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, TABLE_COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
-        return
-    cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
-    if out is not None and out.suffix == ".tex":
-        text = _latex_table(TABLE_COLUMNS, cells)
-    else:
-        text = markdown_table(TABLE_COLUMNS, cells)
-    if out is None:
-        print(text, end="")
-    else:
-        out.write_text(text)
-
-
-_LATEX = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
-                        "{": r"\{", "}": r"\}"})
-
-
-def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
-    """A LaTeX tabular (written by hand: a dozen lines, no library needed for it)."""
-
-    def escape(value: Any) -> str:
-        return str(value).translate(_LATEX)
-
-    lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\hline",
-             " & ".join(map(escape, columns)) + r" \\", r"\hline"]
-    lines += [" & ".join(map(escape, row)) + r" \\" for row in rows]
-    return "\n".join([*lines, r"\hline", r"\end{tabular}", ""])
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.plans < 1 or args.timeout <= 0:
-        parser.error("--plans must be at least 1 and --timeout positive")
-    try:
-        if args.all_layouts:
-            if args.out is not None and args.out.suffix not in TABLE_SUFFIXES:
-                parser.error(f"--out {args.out}: the table is written as {', '.join(TABLE_SUFFIXES)}")
-            start, rows = time.perf_counter(), []
-            names = known_layouts(aliases=False)
-            for name, result in zip(names, classify_layouts(names, args.soups, args.planner, args.timeout,
-                                                            args.others)):
-                rows.append(table_row(result, name))
-                print(f"{name}: {rows[-1]['verdict']} ({rows[-1]['seconds'] or rows[-1]['error']})", file=sys.stderr,
-                      flush=True)
-            _write_table(rows, args.out, args.json)
-            print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-            return 0
-        if args.layout or args.grid:
-            domain = load_domain(args.domain or packaged_domain("overcooked"))
-            layout = get_layout(args.layout) if args.layout else load_grid(args.grid)
-            result = layout_rc(domain, layout, args.soups, args.planner, args.timeout, args.others, args.plans)
-            print(json.dumps(result.to_dict()) if args.json else format_text(result))
-            return 0
-        elif args.scenario:
-            domain = load_domain(args.domain or packaged_domain("sar"))
-            problem = scenario_problem(args.scenario, domain)
-        elif args.domain and args.problem:
-            domain = load_domain(args.domain)
-            problem = load_problem(domain, args.problem)
-        else:
-            parser.error("give DOMAIN PROBLEM, --layout NAME, --grid FILE, --scenario FILE or --all-layouts")
-        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans)
-    except StripsIntError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result.to_dict()) if args.json else format_text(result))
-    return 0
-
-
-if __name__ == "__main__":
     sys.exit(main())

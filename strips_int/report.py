@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -10,20 +11,22 @@ import networkx as nx
 
 from .causal import build_graph, relevant_steps
 from .domain import Domain, load_domain, load_problem
+from .errors import StripsIntError
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
     IRRELEVANT,
     LOOPING,
-    Interdependence,
-    Verdict,
+    Finding,
     classify,
     fact_object,
     find_interdependences,
+    findings,
 )
 from .reachability import relaxed_reachable
+from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
-from .trace import Run, Step, Trace, execute, load_trace
+from .trace import Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
 
 
@@ -40,41 +43,50 @@ class Report:
     goal: frozenset[Fact]
     achieved: frozenset[Fact]
     graph: nx.MultiDiGraph
-    interdependencies: tuple[Interdependence, ...]
-    verdicts: tuple[Verdict, ...]
+    interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
 
     @property
     def counts(self) -> dict[str, int]:
         """Int, Int_cons, Int_non-cons = looping + irrelevant, and each category."""
-        by = {c: sum(v.category == c for v in self.verdicts) for c in CATEGORIES}
+        by = {c: sum(f.category == c for f in self.interdependencies) for c in CATEGORIES}
         return {
-            "interdependencies": len(self.verdicts),
+            "interdependencies": len(self.interdependencies),
             "constructive": by[CONSTRUCTIVE],
             "non_constructive": by[LOOPING] + by[IRRELEVANT],
             "looping": by[LOOPING],
             "irrelevant": by[IRRELEVANT],
+            **self.required_counts,
         }
 
-    def _step(self, index: int) -> dict[str, Any]:
-        step = self.steps[index]
-        return {"index": index, "t": step.t, "agent": step.agent, "action": str(step.action)}
+    @property
+    def required_counts(self) -> dict[str, int]:
+        """Int_cons split by SPEC section 10: constructive_required + constructive_optional = constructive."""
+        constructive = [f.required for f in self.interdependencies if f.category == CONSTRUCTIVE]
+        return {"constructive_required": sum(constructive), "constructive_optional": constructive.count(False)}
+
+    def agent_metrics(self) -> dict[str, dict[str, Any]]:
+        """Each agent's figures (the one definition ``to_dict``, the text and ``evaluate``'s rows use):
+        type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
+        and how many of those given and received were required (SPEC section 10, every category)."""
+        return {
+            agent: {
+                "type": agent_type,
+                "subtasks": len(self.tasks[agent].subtasks),
+                "triggers": len(self.tasks[agent].triggers),
+                "accepted_triggers": len(self.tasks[agent].accepted),
+                "pct_triggers": self.tasks[agent].pct_triggers,
+                "pct_not_accepted": self.tasks[agent].pct_not_accepted,
+                "given": sum(f.giver.agent == agent for f in self.interdependencies),
+                "received": sum(f.receiver.agent == agent for f in self.interdependencies),
+                "given_required": sum(f.required and f.giver.agent == agent for f in self.interdependencies),
+                "received_required": sum(f.required and f.receiver.agent == agent for f in self.interdependencies),
+            }
+            for agent, agent_type in self.agents.items()
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``strips_int.check``)."""
-        agents = {}
-        for agent in self.agents:
-            tasks = self.tasks[agent]
-            agents[agent] = {
-                "type": self.agents[agent],
-                "subtasks": len(tasks.subtasks),
-                "triggers": len(tasks.triggers),
-                "accepted_triggers": len(tasks.accepted),
-                "pct_triggers": tasks.pct_triggers,
-                "pct_not_accepted": tasks.pct_not_accepted,
-                "given": sum(self.steps[i.giver].agent == agent for i in self.interdependencies),
-                "received": sum(self.steps[i.receiver].agent == agent for i in self.interdependencies),
-            }
         return {
             "source": self.source,
             "domain": self.domain,
@@ -86,21 +98,8 @@ class Report:
                 "achieved": [format_fact(f) for f in sorted(self.achieved)],
             },
             "counts": self.counts,
-            "agents": agents,
-            "interdependencies": [
-                {
-                    "giver": self._step(inter.giver),
-                    "receiver": self._step(inter.receiver),
-                    "facts": [format_fact(f) for f in inter.facts],
-                    "objects": list(inter.objects),
-                    "goal_reaching": verdict.goal_reaching,
-                    "giver_loop": verdict.giver_loop,
-                    "receiver_loop": verdict.receiver_loop,
-                    "category": verdict.category,
-                    "why": verdict.why,
-                }
-                for inter, verdict in zip(self.interdependencies, self.verdicts)
-            ],
+            "agents": self.agent_metrics(),
+            "interdependencies": [f.to_dict() for f in self.interdependencies],
         }
 
 
@@ -108,19 +107,31 @@ def analyze(
     domain: Domain | str | Path,
     trace: Trace | str | Path,
     problem: Problem | str | Path | None = None,
+    **options: Any,
 ) -> Report:
     """Execute a trace and compute its interdependences, categories and triggers.
 
-    ``domain``, ``trace`` and ``problem`` may be loaded values or file paths;
-    ``problem`` overrides the one the trace names. Raises
-    :class:`~strips_int.errors.StripsIntError` on bad input.
+    ``domain`` may be loaded, a path, or a packaged domain's name
+    (``"overcooked"``, ``"sar"``); ``trace`` a loaded trace or a file: a
+    strips-int trace or a raw game a grounder recognizes (with grounder
+    ``options`` such as ``layout``). A file with several games is refused
+    (use :func:`strips_int.analyze_games`). ``problem`` overrides the one a
+    trace names. Raises :class:`~strips_int.errors.StripsIntError` on bad input.
     """
+    from strips_int.grounders import read_input
+
     if not isinstance(domain, Domain):
         domain = load_domain(domain)
     if not isinstance(trace, Trace):
         if problem is not None and not isinstance(problem, Problem):
             problem = load_problem(domain, problem)
-        trace = load_trace(trace, domain, problem)
+        results = list(itertools.islice(read_input(trace, domain, problem, **options), 2))
+        if len(results) != 1:
+            raise StripsIntError(str(trace), None, "holds no game" if not results else
+                                 "holds several games: read them with strips_int.analyze_games")
+        if isinstance(results[0], StripsIntError):
+            raise results[0]
+        trace = results[0]
     return analyze_run(domain, execute(trace))
 
 
@@ -150,8 +161,8 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         graph=graph,
-        interdependencies=tuple(inters),
-        verdicts=tuple(verdicts),
+        interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
+            domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, domain, agent_types, needers, inters),
     )
 
@@ -173,15 +184,18 @@ def format_text(report: Report) -> str:
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
+        f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
+        "  given-req  received-req"
     )
     for agent, row in data["agents"].items():
         lines.append(
             f"  {agent:<{width}}  {row['subtasks']:>9}  {row['triggers']:>8}  {row['accepted_triggers']:>8}  "
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
+            f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
     return "\n".join(lines)

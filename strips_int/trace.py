@@ -70,11 +70,14 @@ class Grounder:
     """Turns action text into ground actions of one problem, checking every argument.
 
     Ground actions are cached by name and arguments: games repeat the same moves.
+    A grounder that builds its problem as it goes passes ``objects``, a mapping
+    it keeps adding to, in place of the problem's.
     """
 
-    def __init__(self, domain: Domain, problem: Problem, source: str) -> None:
+    def __init__(self, domain: Domain, problem: Problem | None, source: str,
+                 objects: Mapping[str, str] | None = None) -> None:
         self.domain = domain
-        self.problem = problem
+        self.objects = objects if objects is not None else problem.objects if problem is not None else {}
         self.source = source
         self._cache: dict[Fact, GroundAction] = {}
 
@@ -91,7 +94,7 @@ class Grounder:
             raise StripsIntError(
                 self.source, where, f"{format_fact(atom)} has {len(args)} arguments, {name} takes {len(schema.params)}"
             )
-        objects = self.problem.objects
+        objects = self.objects
         for arg, param, allowed in zip(args, schema.params, schema.param_types):
             if arg not in objects:
                 raise StripsIntError(self.source, where, f"unknown object {arg!r} in {format_fact(atom)}")
@@ -148,7 +151,7 @@ def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Prob
         return load_problem(domain, path if path.is_absolute() or isinstance(spec, Path) else base / path)
     if isinstance(spec, dict):
         return problem_from_dict(domain, spec, source)
-    raise StripsIntError(source, "problem", "no problem: give a path, an inline object, or --problem")
+    raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead")
 
 
 def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
@@ -185,15 +188,26 @@ def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, sour
     return tuple(steps)
 
 
+def apply(state: set[Fact], action: GroundAction) -> str | None:
+    """Apply ``action`` to ``state`` in place (SPEC section 2), or say why it is not applicable.
+
+    The one place actions are applied: executing traces, lifting games, benchmarks.
+    """
+    if not action.applicable(state):
+        return action.not_applicable(state)
+    state -= action.delete
+    state |= action.add
+    return None
+
+
 def execute(trace: Trace) -> Run:
     """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error."""
     state = set(trace.problem.init)
     new_facts = []
     for step in trace.steps:
-        action = step.action
-        if not action.applicable(state):
-            raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
-        new_facts.append(action.add - state)
-        state -= action.delete
-        state |= action.add
+        added = step.action.add - state
+        failure = apply(state, step.action)
+        if failure:
+            raise StripsIntError(trace.source, step.describe(), failure)
+        new_facts.append(added)
     return Run(trace=trace, final=frozenset(state), new_facts=tuple(new_facts))

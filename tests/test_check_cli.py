@@ -34,7 +34,8 @@ def test_json_lines_for_several_traces(capsys):
     assert kit["steps"] == 7
     assert kit["goal"] == {"facts": ["(treated v2)"], "achieved": ["(treated v2)"]}
     assert kit["counts"] == {"interdependencies": 1, "constructive": 1, "non_constructive": 0,
-                             "looping": 0, "irrelevant": 0}
+                             "looping": 0, "irrelevant": 0, "constructive_required": 0,
+                             "constructive_optional": 1}
     assert kit["agents"]["nurse1"]["received"] == 1
     [inter] = kit["interdependencies"]
     assert inter["giver"] == {"index": 3, "t": 3, "agent": "firefighter1",

@@ -48,7 +48,11 @@ def test_a_folder_of_traces_and_sar_logs_with_one_broken_game(tmp_path, capsys):
     cons = next(r for r in summary if r["metric"] == "constructive")
     # traces 1 + 1 + 2 + 0, logs 2 + 2 + 2
     assert (cons["folder"], cons["n"], float(cons["mean"])) == ("games", "7", pytest.approx(10 / 7, abs=1e-4))
-    assert "| folder | games | reward | Int_cons | Int_non-cons |" in (out / "summary.md").read_text()
+    assert "| folder | games | reward | Int_cons | Int_cons,req | Int_cons,opt | Int_non-cons |" in (
+        out / "summary.md").read_text()
+    # SPEC section 10: fire-out's 2 are required (capability), the others optional.
+    assert [by_name[n]["constructive_required"] for n in ("fire-out.trace.json", "kit-pass.trace.json")] == ["2", "0"]
+    assert by_name["fire-out.trace.json"]["firefighter1_given_required"] == "2"
     assert r"\toprule" in (out / "summary.tex").read_text()
 
 
@@ -74,3 +78,11 @@ def test_user_study_rewards_match_the_data_readme(tmp_path):
         assert int(row["n"]) == n and float(row["mean"]) == pytest.approx(reward, abs=0.005)
     # The human's trigger figures are there for every group.
     assert int(summary["forced_coordination", "hsp", "human_pct_triggers"]["n"]) == 37
+    # SPEC section 10: on forced_coordination every constructive interdependence is
+    # required, on counter_circuit none is; the parts add up to Int_cons in every game.
+    for row in rows:
+        cons, req, opt = (int(row[k]) for k in ("constructive", "constructive_required", "constructive_optional"))
+        assert req + opt == cons
+        assert (req, opt) == ((cons, 0) if row["layout"] == "forced_coordination" else (0, cons))
+        assert int(row["human_given_required"]) + int(row["ai_given_required"]) >= req
+    assert "Int_cons,req" in (out / "summary.md").read_text()

@@ -115,10 +115,12 @@ def test_counter_passes_ending_in_a_delivered_soup_are_constructive(tmp_path, ov
     report = analyze(overcooked, trace)
     assert report.achieved == {("delivered", "soup1")}
     assert trace.meta["roles"] == {"player0": "human", "player1": "ai"}
-    assert [(report.steps[i.giver].action.name, report.steps[i.receiver].action.name, i.objects)
+    assert [(i.giver.action.name, i.receiver.action.name, i.objects)
             for i in report.interdependencies] == [("put", "take", (f"onion{k}",)) for k in (1, 2, 3)]
+    # Player 1 has no onion dispenser on its side: every pass is required.
     assert report.counts == {"interdependencies": 3, "constructive": 3, "non_constructive": 0,
-                             "looping": 0, "irrelevant": 0}
+                             "looping": 0, "irrelevant": 0, "constructive_required": 3,
+                             "constructive_optional": 0}
     # Cooking is environment steps: the pot starts by itself at 3 onions, then finishes.
     env = [str(s.action) for s in report.steps if s.agent is None]
     assert env == ["(auto-cook soup1 pot4_1)", "(finish-cooking soup1 pot4_1)"]
@@ -144,7 +146,7 @@ def test_onion_passed_back_and_forth_is_looping(tmp_path, overcooked):
     game.step(STAY, STAY)
     [trace] = read_traces(game.user_study(tmp_path / "loop.json", 20), overcooked, grid=grid_file(tmp_path))
     report = analyze(overcooked, trace)
-    assert [(v.giver_loop, v.receiver_loop, v.category) for v in report.verdicts] == [
+    assert [(v.giver_loop, v.receiver_loop, v.category) for v in report.interdependencies] == [
         (True, False, "looping"), (False, True, "looping")]
     assert report.counts["looping"] == 2 and report.counts["constructive"] == 0
 
@@ -156,7 +158,7 @@ def test_pass_whose_soup_is_never_served_is_irrelevant(tmp_path, overcooked):
     [trace] = read_traces(game.user_study(tmp_path / "unserved.json", 20), overcooked, grid=grid_file(tmp_path))
     report = analyze(overcooked, trace)
     assert report.goal == frozenset()
-    assert [(i.objects, v.category) for i, v in zip(report.interdependencies, report.verdicts)] == [
+    assert [(i.objects, i.category) for i in report.interdependencies] == [
         (("onion1",), "irrelevant")]
 
 
@@ -190,7 +192,7 @@ def test_overcooked_ai_episode_with_new_rules(tmp_path, overcooked):
     assert trace.meta["rules"] == "new" and trace.meta["roles"] == {"player0": "human", "player1": "ai"}
     assert any(str(s.action) == "(start-cooking player1 soup1 pot4_1 c3_1)" for s in report.steps)
     assert report.achieved == {("delivered", "soup1")}
-    assert [v.category for v in report.verdicts] == ["constructive"]
+    assert [v.category for v in report.interdependencies] == ["constructive"]
 
 
 def test_game_that_does_not_fit_its_layout(tmp_path, overcooked):
@@ -281,5 +283,5 @@ def test_human_data_csv_gives_one_trace_per_trial(tmp_path, overcooked):
     assert [t.source for t in traces] == [f"{path}#a", f"{path}#b"]
     for trace in traces:
         report = analyze(overcooked, trace)
-        assert [(i.objects, v.category) for i, v in zip(report.interdependencies, report.verdicts)] == [
+        assert [(i.objects, i.category) for i in report.interdependencies] == [
             (("onion1",), "irrelevant")]

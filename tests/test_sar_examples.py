@@ -9,8 +9,8 @@ from helpers import EXAMPLES, SAR
 
 def _pairs(report):
     return [
-        (i.giver, i.receiver, [" ".join(f) for f in i.facts], list(i.objects), v.category)
-        for i, v in zip(report.interdependencies, report.verdicts)
+        (i.giver.index, i.receiver.index, [" ".join(f) for f in i.facts], list(i.objects), i.category)
+        for i in report.interdependencies
     ]
 
 
@@ -22,6 +22,7 @@ def test_victim_found_by_firefighter_treated_by_nurse():
     assert _pairs(report) == [(1, 3, ["located v1"], ["v1"], "constructive")]
     assert report.counts == {
         "interdependencies": 1, "constructive": 1, "non_constructive": 0, "looping": 0, "irrelevant": 0,
+        "constructive_required": 0, "constructive_optional": 1,
     }
     # The search is the firefighter's only sub-task (move is navigation) and a
     # trigger (the nurse's treat needs (located v1)), accepted. The nurse's
@@ -30,6 +31,7 @@ def test_victim_found_by_firefighter_treated_by_nurse():
     assert agents["firefighter1"] == {
         "type": "firefighter", "subtasks": 1, "triggers": 1, "accepted_triggers": 1,
         "pct_triggers": 100.0, "pct_not_accepted": 0.0, "given": 1, "received": 0,
+        "given_required": 0, "received_required": 0,  # the nurse could have searched the kitchen herself
     }
     assert agents["nurse1"]["subtasks"] == 1
     assert agents["nurse1"]["triggers"] == 0
@@ -79,7 +81,7 @@ def test_medkit_handed_back_is_looping_even_though_goal_reaching():
         (0, 1, ["has police1 kit1"], ["kit1"], "looping"),
         (1, 4, ["has nurse1 kit1"], ["kit1"], "looping"),
     ]
-    first, second = report.verdicts
+    first, second = report.interdependencies
     assert (first.goal_reaching, first.giver_loop, first.receiver_loop) == (True, True, False)
     assert (second.goal_reaching, second.giver_loop, second.receiver_loop) == (True, False, True)
     assert report.counts["non_constructive"] == 2

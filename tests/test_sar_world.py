@@ -14,7 +14,7 @@ from strips_int.check import main as check_main
 from strips_int.grounders.sar import (AgentState, Grid, State, World, dump_log, lift_log, load_scenario, log_from_json,
                                       read_log, scenario_from_json, scenario_problem, simulate)
 from strips_int.grounders.sar.world import act
-from strips_int.rc import main as rc_main
+from strips_int.rc_cli import main as rc_main
 from strips_int.rc import required_cooperation
 
 
@@ -24,8 +24,8 @@ def shipped(name: str, kind: str):
 
 def interdependences(report) -> list[tuple[str, str, str]]:
     """(giver action, receiver action, category) of every interdependence."""
-    return [(str(report.steps[i.giver].action), str(report.steps[i.receiver].action), v.category)
-            for i, v in zip(report.interdependencies, report.verdicts)]
+    return [(str(i.giver.action), str(i.receiver.action), i.category)
+            for i in report.interdependencies]
 
 
 # name, ticks, symbolic steps, counts, interdependences (giver, receiver, category), RC verdict and reason
@@ -194,7 +194,8 @@ def test_check_refuses_a_scenario_with_the_command_to_simulate_it(capsys):
 
 def test_a_log_needs_the_sar_domain(capsys):
     assert check_main([str(ROOT / "domains" / "overcooked.pddl"), str(shipped("fire-door", "log"))]) == 1
-    assert "lacks the SAR actions" in capsys.readouterr().err
+    assert "domain overcooked has no action clear-debris, drop, extinguish ...: use the sar domain" \
+        in capsys.readouterr().err
 
 
 # -- scenarios ----------------------------------------------------------------------------------

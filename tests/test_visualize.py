@@ -68,7 +68,8 @@ def test_summary_figure_of_real_games(tmp_path):
     left, right = plot_summary(out / "summary.csv").axes
     assert [t.get_text() for t in left.get_yticklabels()] == ["counter_circuit / hsp", "forced_coordination / hsp"]
     gids = {c.get_gid() for ax in (left, right) for c in ax.get_children() if c.get_gid()}
-    assert len(gids) == 2 * 3  # two groups, three metrics
+    assert len(gids) == 2 * 5  # two groups, five metrics (Int_cons, its required and optional parts, ...)
+    assert {"constructive_required:forced_coordination / hsp", "constructive_optional:counter_circuit / hsp"} <= gids
 
 
 def test_influence_graph_of_the_looping_medkit(sar):
@@ -92,8 +93,9 @@ def test_summary_figure_from_evaluation_tables(tmp_path):
     groups = [t.get_text() for t in left.get_yticklabels()]
     assert groups == ["-"]  # traces carry no 'problem' meta key: one group
     gids = {c.get_gid() for ax in (left, right) for c in ax.get_children() if c.get_gid()}
-    assert gids == {"constructive:-", "non_constructive:-"}  # SAR traces have no reward: no reward bar
-    assert legend_texts(left) == ["Int_cons", "Int_non-cons"]
+    assert gids == {"constructive:-", "constructive_required:-", "constructive_optional:-",
+                    "non_constructive:-"}  # SAR traces have no reward: no reward bar
+    assert legend_texts(left) == ["Int_cons", "Int_cons,req", "Int_cons,opt", "Int_non-cons"]
 
 
 def test_graphml_round_trip_with_plain_attributes(sar, tmp_path):
@@ -107,6 +109,8 @@ def test_graphml_round_trip_with_plain_attributes(sar, tmp_path):
         assert all(isinstance(v, (str, int, bool)) for v in data.values())
     loops = [d for *_, d in back.edges(data=True) if d["link"] == "interdependence"]
     assert sorted(d["category"] for d in loops) == ["looping", "looping"]
+    # police1 could get kit1 only from the nurse, who holds it from the start (so needed no help for it)
+    assert [(d["category"], d["need"]) for d in loops] == [("looping", "required"), ("looping", "optional")]
     assert dict(back.nodes["init"]) == dict(plain.nodes["init"])
 
 

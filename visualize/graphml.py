@@ -15,8 +15,8 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 
     Nodes: index, t, agent ("" for the environment and ``init``), action, kind,
     goal (the goal fact it last achieved, or ""). Edges: link (``causal`` or
-    ``interdependence``), fact, objects (comma-separated), category ("" for
-    causal links).
+    ``interdependence``), fact, objects (comma-separated), category and need
+    (``required`` or ``optional``, SPEC section 10; both "" for causal links).
     """
     source = report.graph
     goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}
@@ -26,11 +26,11 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
                        action=data["action"], kind=data["kind"], goal=goal.get(node, ""))
     for u, v, data in source.edges(data=True):
         plain.add_edge(str(u), str(v), link="causal", fact=format_fact(data["fact"]),
-                       objects=",".join(data["objects"]), category="")
-    for inter, verdict in zip(report.interdependencies, report.verdicts):
-        plain.add_edge(str(inter.giver), str(inter.receiver), link="interdependence",
+                       objects=",".join(data["objects"]), category="", need="")
+    for inter in report.interdependencies:
+        plain.add_edge(str(inter.giver.index), str(inter.receiver.index), link="interdependence",
                        fact=" ".join(format_fact(f) for f in inter.facts), objects=",".join(inter.objects),
-                       category=verdict.category)
+                       category=inter.category, need="required" if inter.required else "optional")
     return plain
 
 

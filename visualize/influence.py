@@ -28,7 +28,7 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     names = lanes(report)
     row = {name: i for i, name in enumerate(names)}
     colour = lane_colors(names)
-    category = {(i.giver, i.receiver): v.category for i, v in zip(report.interdependencies, report.verdicts)}
+    category = {(i.giver.index, i.receiver.index): i.category for i in report.interdependencies}
     position = {}
     for node, data in graph.nodes(data=True):
         lane = data["agent"] or ENVIRONMENT

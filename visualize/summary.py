@@ -1,4 +1,5 @@
-"""The batch summary figure: per group, mean Int_cons and Int_non-cons with 95 % CIs, and task reward beside it."""
+"""The batch summary figure: per group, mean Int_cons (and its required and optional parts) and Int_non-cons
+with 95 % CIs, and task reward beside it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from strips_int.errors import StripsIntError
 from .style import CATEGORY_STYLE, RC_PARAMS
 
 _PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"]),
+           ("constructive_required", "Int_cons,req", "#009E73"),  # SPEC section 10
+           ("constructive_optional", "Int_cons,opt", "#56B4E9"),
            ("non_constructive", "Int_non-cons", CATEGORY_STYLE["looping"]["color"]))
 
 
@@ -40,7 +43,8 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[
 
 
 def plot_summary(path: str | Path, width: float = 7.0) -> Figure:
-    """Left: Int_cons and Int_non-cons per group; right: reward; points are means, bars 95 % CIs.
+    """Left: Int_cons, Int_cons,req, Int_cons,opt and Int_non-cons per group; right: reward; points are means,
+    bars 95 % CIs.
 
     Each error bar has ``gid`` ``<metric>:<group>``.
     """
@@ -52,7 +56,7 @@ def plot_summary(path: str | Path, width: float = 7.0) -> Figure:
         figure = Figure(figsize=(width, 0.8 + 0.28 * len(groups)))
         left, right = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": (2, 1)})
         y = list(range(len(groups)))
-        for offset, (metric, label, color) in zip((-0.15, 0.15), _PANELS):
+        for offset, (metric, label, color) in zip((-0.3, -0.1, 0.1, 0.3), _PANELS):
             _bars(left, groups, table, metric, [v + offset for v in y], color, label)
         _bars(right, groups, table, "reward", y, "#333333", "reward")
         left.set_yticks(y)

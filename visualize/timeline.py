@@ -58,8 +58,8 @@ def plot_timeline(report: Report, width: float = 7.0, max_labels: int = 40) -> F
             step = report.steps[index]
             ax.annotate(step.action.name, (step.t, row[step.agent or ENVIRONMENT]), xytext=(0, 4),
                         textcoords="offset points", rotation=60, fontsize=5, ha="left", va="bottom", color="#333333")
-        for i, (inter, verdict) in enumerate(zip(report.interdependencies, report.verdicts)):
-            giver, receiver = report.steps[inter.giver], report.steps[inter.receiver]
+        for i, verdict in enumerate(report.interdependencies):
+            giver, receiver = verdict.giver, verdict.receiver
             start, end = (giver.t, row[giver.agent or ENVIRONMENT]), (receiver.t, row[receiver.agent or ENVIRONMENT])
             arrow = FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=6, linewidth=0.8, alpha=0.85,
                                     connectionstyle="arc3,rad=0.15", zorder=2, **CATEGORY_STYLE[verdict.category])

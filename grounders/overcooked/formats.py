@@ -91,41 +91,53 @@ class _NoClasses(pickle.Unpickler):
 
 
 def detect(path: Path) -> str | None:
-    """The Overcooked format of ``path``, or None when it is not one."""
+    """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
+
+    JSON is parsed (an object with ``ep_states`` or ``ep_observations``, at any depth; a file that never mentions
+    ``"ep_states"`` is passed over unparsed); a CSV's header must name
+    ``state`` and ``joint_action``; a pickle must open with the pickle protocol
+    opcode (loading it is the reader's work, with no classes admitted).
+    """
     suffix = path.suffix.lower()
-    if suffix == ".pkl":
-        return "zsceval-pickle"
-    if suffix == ".csv":
-        return "overcooked-ai-csv"
-    if suffix == ".json":
-        try:
+    try:
+        if suffix in (".pkl", ".pickle"):
             with path.open("rb") as handle:
-                head = handle.read(4096).decode("utf-8", "replace")
-        except OSError:
-            return None
-        if any(f'"{k}"' in head for k in (*_STATE_KEYS, "ep_actions")):
-            return "episode-json"
-        try:
-            return "episode-json" if _episode_object(read_json(path)) is not None else None
-        except StripsIntError:
-            return None
+                return "zsceval-pickle" if handle.read(1) == pickle.PROTO else None
+        if suffix == ".csv":
+            with path.open(newline="", encoding="utf-8") as handle:
+                header = next(csv.reader(handle), [])
+            return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
+        if suffix == ".json":
+            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_')) else None
+    except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
+        return None
     return None
 
 
-def read_games(path: Path, layout: str | None = None) -> Iterator[Game]:
-    """Every game in ``path`` (one, except a CSV with several trials)."""
-    kind = detect(path)
+def _is_episode(data: Any) -> bool:
+    return _episode_object(data) is not None
+
+
+def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
+    """Every game in ``path`` (one, except a CSV with several trials); a game that cannot be read is its error."""
     source = str(path)
-    if kind == "zsceval-pickle":
-        games: Iterator[Game] = iter([_read_pickle(path, layout)])
-    elif kind == "overcooked-ai-csv":
-        games = _read_csv(path, layout)
-    elif kind == "episode-json":
-        games = iter([_read_episode(read_json(path), source, layout)])
-    else:
-        raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, .pkl, .csv)")
+    try:
+        if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
+            kind, data = "episode-json", read_json(path)
+            games: Iterator[Game | StripsIntError] = iter([_read_episode(data, source, layout)])
+        elif (kind := detect(path)) == "zsceval-pickle":
+            games = iter([_read_pickle(path, layout)])
+        elif kind == "overcooked-ai-csv":
+            games = _read_csv(path, layout)
+        else:
+            raise StripsIntError(source, None, "not a recognized Overcooked game (user-study/overcooked-ai JSON, "
+                                 ".pkl, .csv)")
+    except StripsIntError as exc:
+        yield exc
+        return
     for game in games:
-        game.meta["format"] = kind
+        if isinstance(game, Game):
+            game.meta["format"] = kind
         yield game
 
 
@@ -144,6 +156,13 @@ def _episode_object(data: Any) -> dict | None:
         elif isinstance(value, list):
             pending += [v for v in value if isinstance(v, (dict, list))]
     return None
+
+
+def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
+    """A game from an in-memory episode dict (``ep_states``, ``ep_actions``, optional ``mdp_params``)."""
+    game = _read_episode(data, source, layout)
+    game.meta["format"] = "episode-json"
+    return game
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
@@ -207,18 +226,27 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
                 rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
 
 
-def _read_csv(path: Path, layout: str | None) -> Iterator[Game]:
-    """One game per ``trial_id``; terrain from the ``layout`` column, seats from ``player_<i>_is_human``."""
+def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]:
+    """One game per ``trial_id`` (a trial that cannot be read is its error, the others still read);
+    terrain from the ``layout`` column, seats from ``player_<i>_is_human``."""
     source = str(path)
-    reader = csv.DictReader(io.StringIO(read_text(path)))
+    try:
+        reader = csv.DictReader(io.StringIO(read_text(path)))
+    except StripsIntError as exc:
+        yield exc
+        return
     missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
     if missing:
-        raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+        yield StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+        return
     trials: dict[str, list[tuple[int, dict]]] = {}
     for line, row in enumerate(reader, start=2):
         trials.setdefault(row["trial_id"], []).append((line, row))
     for trial, rows in trials.items():
-        yield _csv_trial(f"{source}#{trial}", trial, rows, layout)
+        try:
+            yield _csv_trial(f"{source}#{trial}", trial, rows, layout)
+        except StripsIntError as exc:
+            yield exc
 
 
 def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: str | None) -> Game:

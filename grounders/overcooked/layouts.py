@@ -111,7 +111,7 @@ def get_layout(name: str) -> Layout:
     if path is not None:
         return _read_layout_file(path, name)
     raise StripsIntError(
-        "layout", None,
+        f"layout {name!r}", None,
         f"unknown layout {name!r}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
         "or give a grid file)",
     )

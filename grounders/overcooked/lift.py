@@ -19,13 +19,16 @@ from dataclasses import dataclass, field
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, GroundAction, Problem
-from strips_int.trace import Grounder, Step, Trace
+from strips_int.task import Fact, Problem
+from strips_int.trace import Grounder, Step, Trace, apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
 from .recipes import Recipe, Values, every_recipe
 
+#: The action schemas the lifter produces (checked against the domain before a game is read).
+NEEDED_ACTIONS = frozenset({"move", "take", "take-onion", "take-tomato", "take-dish", "put", "start-soup", "add-ingredient",
+                     "start-cooking", "auto-cook", "finish-cooking", "plate-soup", "deliver"})
 _NUMS = ("n0", "n1", "n2", "n3")
 _TAKE = {"onion-dispenser": ("take-onion", "onion"), "tomato-dispenser": ("take-tomato", "tomato"),
          "dish-dispenser": ("take-dish", "dish")}
@@ -171,7 +174,8 @@ class _Lifter:
         self.static: set[Fact] = set()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
-        self._ground_cache: dict[Fact, GroundAction] = {}
+        self.known: dict[str, str] = {}  # every object named so far, also in orders tried and dropped
+        self.grounder = Grounder(domain, None, game.source, objects=self.known)
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
@@ -248,16 +252,10 @@ class _Lifter:
         return name
 
     # -- transitions -------------------------------------------------------------------
-    def apply(self, state: set[Fact], atom: Fact) -> str | None:
-        """Apply the ground action ``atom`` to ``state`` in place, or say why it is not applicable."""
-        action = self._ground_cache.get(atom)
-        if action is None:
-            action = self._ground_cache[atom] = self.domain.schemas[atom[0]].ground(atom[1:])
-        if not action.applicable(state):
-            return action.not_applicable(state)
-        state -= action.delete
-        state |= action.add
-        return None
+    def apply(self, state: set[Fact], atom: Fact, where: str) -> str | None:
+        """Ground ``atom`` (the one grounding code) and apply it to ``state`` in place, or say why not."""
+        return apply(state, self.grounder.ground(atom, where))
+
 
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
                       logged: Move | None) -> Fact | None:
@@ -372,6 +370,7 @@ class _Lifter:
             raise self.fail(None, "the game has no states")
         self.check_terrain()
         tracker = self.build_init(game.states[0])
+        self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
         for i, joint in enumerate(game.actions):
@@ -384,7 +383,7 @@ class _Lifter:
             if after is None:
                 continue
             for atom in self.environment(tracker, after):
-                failure = self.apply(state, atom)
+                failure = self.apply(state, atom, f"step {i}")
                 if failure:
                     raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
@@ -416,7 +415,8 @@ class _Lifter:
                 if atom is None:
                     continue
                 trial |= {("fresh", name) for name in attempt.created[known:]}
-                why = self.apply(trial, atom)
+                self.known.update((name, attempt.kinds[name]) for name in attempt.created[known:])
+                why = self.apply(trial, atom, f"step {i}")
                 if why:
                     failure = failure or why
                     break
@@ -520,9 +520,8 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     """The problem and trace of one recorded game, validated against the domain."""
     lifter = _Lifter(game, layout, domain)
     problem, atoms = lifter.lift()
-    grounder = Grounder(domain, problem, game.source)
     steps = tuple(
-        Step(index=k, t=t, action=grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
+        Step(index=k, t=t, action=lifter.grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
     )
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Iterator
 
 from strips_int.domain import Domain
 from strips_int.errors import StripsIntError
@@ -17,11 +18,12 @@ from strips_int.task import Problem
 from strips_int.trace import Trace
 
 from .formats import LOG_FORMAT, SCENARIO_FORMAT, Log, detect, dump_log, log_from_json, read_log
-from .lift import lift_log, state_facts, world_problem
+from ..base import Option
+from .lift import NEEDED_ACTIONS, lift_log, state_facts, world_problem
 from .scenario import Scenario, load_scenario, scenario_from_json, simulate
 from .world import ACTIONS, AgentState, Grid, State, World
 
-__all__ = ["ACTIONS", "LOG_FORMAT", "SCENARIO_FORMAT", "AgentState", "Grid", "Log", "Scenario", "State", "World",
+__all__ = ["ACTIONS", "GROUNDER", "LOG_FORMAT", "SCENARIO_FORMAT", "AgentState", "Grid", "Log", "Scenario", "State", "World",
            "detect", "dump_log", "lift_log", "load_scenario", "log_from_json", "read_log", "read_trace",
            "scenario_from_json", "scenario_problem", "simulate", "state_facts", "world_problem"]
 
@@ -41,3 +43,28 @@ def scenario_problem(path: str | Path, domain: Domain) -> Problem:
         return world_problem(domain, log.world, log.states[0], log.scenario, log.source)
     scenario = load_scenario(path)
     return world_problem(domain, scenario.world, scenario.start, scenario.name, scenario.source)
+
+
+class _Sar:
+    """The SAR grounder (see :mod:`strips_int.grounders.base`): logs are games, scenarios start problems."""
+
+    name = "sar"
+    domain = "sar"
+    actions = NEEDED_ACTIONS
+    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE"),)
+
+    def recognizes(self, path: Path) -> bool:
+        return detect(path) is not None
+
+    def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
+        try:
+            yield read_trace(path, domain)
+        except StripsIntError as exc:
+            yield exc
+
+    def start_problem(self, name: str, domain: Domain, scenario: str | Path | None = None, **_: Any) -> Problem:
+        """The problem of scenario file ``name`` (or ``scenario``): every victim to be treated."""
+        return scenario_problem(scenario or name, domain)
+
+
+GROUNDER = _Sar()

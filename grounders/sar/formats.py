@@ -37,18 +37,15 @@ class Log:
 
 
 def detect(path: Path) -> str | None:
-    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file (judged by its format tag), else None."""
+    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file (judged by its parsed format tag), else None."""
     if path.suffix.lower() != ".json":
         return None
     try:
-        with path.open("rb") as handle:
-            head = handle.read(4096).decode("utf-8", "replace")
-    except OSError:
+        data = read_json(path, mentioning=b"strips-int-sar-")
+    except StripsIntError:
         return None
-    for kind, tag in (("log", LOG_FORMAT), ("scenario", SCENARIO_FORMAT)):
-        if tag.rsplit("/", 1)[0] in head:
-            return kind
-    return None
+    tag = data.get("format") if isinstance(data, dict) else None
+    return {LOG_FORMAT: "log", SCENARIO_FORMAT: "scenario"}.get(tag) if isinstance(tag, str) else None
 
 
 class JsonReader:

@@ -21,14 +21,17 @@ from typing import Mapping
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
 from strips_int.task import Fact, Problem, format_fact
-from strips_int.trace import Grounder, Step, Trace
+from strips_int.trace import Grounder, Step, Trace, apply
 
+from ..base import check_actions
 from .formats import Log
 from .world import Pos, State, World, act_all
 
 #: appendix D.1: every agent receives +10 per victim treated.
 REWARD_PER_VICTIM = 10
-_NEEDED = ("move", "search", "pick-up", "drop", "give", "extinguish", "clear-debris", "treat", "spread-fire")
+#: The action schemas the lifter produces (checked against the domain before a log is read).
+NEEDED_ACTIONS = frozenset({"move", "search", "pick-up", "drop", "give", "extinguish", "clear-debris", "treat",
+                     "spread-fire"})
 
 
 def world_objects(world: World) -> dict[str, str]:
@@ -71,10 +74,7 @@ def state_facts(world: World, state: State, calm: frozenset[Fact]) -> set[Fact]:
 
 def world_problem(domain: Domain, world: World, state: State, name: str, source: str) -> Problem:
     """The planning problem of ``world`` from ``state``: every victim to be treated."""
-    missing = [action for action in _NEEDED if action not in domain.schemas]
-    if missing:
-        raise StripsIntError(source, None, f"domain {domain.name!r} lacks the SAR actions {', '.join(missing)}: "
-                             "SAR logs and scenarios need domains/sar.pddl")
+    check_actions(NEEDED_ACTIONS, domain, "sar", source)
     init = state_facts(world, state, calm_facts(world))
     goal = [("treated", victim) for victim in world.victims]
     return make_problem(domain, f"sar-{name}", world_objects(world), init, goal, source)
@@ -98,10 +98,9 @@ def lift_log(log: Log, domain: Domain) -> Trace:
         atoms += _spread_steps(log, where, replayed.fire, after.fire)
         for atom in atoms:
             action = grounder.ground(atom, where)
-            if not action.applicable(symbolic):
-                raise StripsIntError(log.source, where, f"the domain does not allow it: {action.not_applicable(symbolic)}")
-            symbolic -= action.delete
-            symbolic |= action.add
+            failure = apply(symbolic, action)
+            if failure:
+                raise StripsIntError(log.source, where, f"the domain does not allow it: {failure}")
             steps.append(Step(index=len(steps), t=t, action=action))
         lifted = state_facts(world, after, calm)
         if lifted != symbolic:

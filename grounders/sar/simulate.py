@@ -19,8 +19,8 @@ from .formats import dump_log
 from .scenario import load_scenario, simulate
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m strips_int.grounders.sar.simulate",
+def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.grounders.sar.simulate") -> int:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Simulate a search-and-rescue scenario and write its log.")
     parser.add_argument("scenario", type=Path, help="scenario JSON (strips-int-sar-scenario/1)")
     parser.add_argument("--out", type=Path, help="log file to write (default: standard output)")

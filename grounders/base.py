@@ -1,0 +1,61 @@
+"""The grounder plug-in interface: what an environment provides so strips_int can read its games.
+
+A grounder recognizes its files from their parsed content, reads each game of
+a file into a :class:`~strips_int.trace.Trace` of its packaged domain (steps
+grounded by :class:`strips_int.trace.Grounder` and applied by
+:func:`strips_int.trace.apply`), declares its command-line options once, and
+optionally gives the start problem of a named layout or scenario for RC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
+
+from strips_int.errors import StripsIntError
+
+if TYPE_CHECKING:
+    from strips_int.domain import Domain
+    from strips_int.task import Problem
+    from strips_int.trace import Trace
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option a grounder takes; the CLIs add it to their parsers."""
+
+    flag: str
+    dest: str
+    help: str
+    metavar: str | None = None
+    type: Callable[[str], Any] = str
+
+
+class Grounder(Protocol):
+    """An environment's reader: see the module docstring."""
+
+    name: str
+    domain: str
+    actions: frozenset[str]
+    options: tuple[Option, ...]
+
+    def recognizes(self, path: Path) -> bool:
+        """Whether ``path`` is one of this environment's files, decided from parsed content; never raises."""
+        ...
+
+    def read(self, path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
+        """One result per game; a bad game is a :class:`StripsIntError` value, so it hides no other."""
+        ...
+
+    def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
+        """The start problem of a named layout or scenario (for RC), or None."""
+        ...
+
+
+def check_actions(actions: frozenset[str], domain: Domain, wanted: str, source: str) -> None:
+    """Up front: ``domain`` must have every action schema a grounder produces (``wanted``: its domain's name)."""
+    missing = sorted(actions - domain.schemas.keys())
+    if missing:
+        raise StripsIntError(source, None, f"domain {domain.name} has no action {', '.join(missing[:3])}"
+                             f"{' ...' if len(missing) > 3 else ''}: use the {wanted} domain")

@@ -1,0 +1,208 @@
+"""``python -m strips_int.rc`` (or ``strips-int rc``): the required-cooperation command line.
+
+    strips-int rc DOMAIN PROBLEM            # a PDDL problem
+    strips-int rc --layout cramped_room     # a grounder's start problem (layout, grid, SAR scenario)
+    strips-int rc --all-layouts --out rc.md # the table of every known Overcooked layout
+
+The algorithm is :func:`strips_int.rc.required_cooperation`; this module reads
+arguments, finds the start problem through the grounder registry and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from .cli import DOMAIN_HELP, add_grounder_options, grounder_options
+from .errors import StripsIntError
+
+def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
+              others: str = "idle") -> Any:
+    """RC of an Overcooked layout under its own rules and recipes (SPEC section 8).
+
+    Old rules: one problem. New rules: one per set of ingredient kinds among the
+    makeable orders (``makeable_recipes``), combined as "some ordered soup":
+    non-RC when an agent alone makes one, else unknown when a planner limit left
+    one open, else RC when the team makes one, else unsolvable. The result kept
+    is the deciding recipe's.
+    """
+    from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
+    from strips_int.rc import NON_RC, RC, UNKNOWN, required_cooperation
+
+    if layout.old_rules:
+        return required_cooperation(domain, layout_problem(layout, domain, soups), planner, timeout, others)
+    results = []
+    for recipe in makeable_recipes(layout) or [None]:
+        result = required_cooperation(domain, layout_problem(layout, domain, soups, recipe=recipe), planner, timeout,
+                                      others)
+        if result.verdict == NON_RC:
+            return result
+        results.append(result)
+    return next((r for verdict in (UNKNOWN, RC) for r in results if r.verdict == verdict), results[0])
+
+
+def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0,
+                     others: str = "idle") -> Iterator[Any]:
+    """The RC result of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
+    from strips_int.grounders.overcooked import GROUNDER, get_layout
+
+    from .domain import load_domain
+
+    domain = load_domain(GROUNDER.domain)
+    for name in names:
+        try:
+            yield layout_rc(domain, get_layout(name), soups, planner, timeout, others)
+        except StripsIntError as exc:
+            yield exc
+
+
+TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
+                 "constructive", "error", "seconds")
+TABLE_SUFFIXES = (".csv", ".md", ".tex")
+
+
+def table_row(result: Any, name: str = "") -> dict[str, Any]:
+    """One row of the ``--all-layouts`` table (stable column names; ``seconds`` last, to be dropped at will)."""
+    if isinstance(result, StripsIntError):
+        return {**dict.fromkeys(TABLE_COLUMNS, ""), "layout": name, "verdict": "error", "error": str(result)}
+    counts = result.reports[0].counts if result.reports else {}
+    # A new-rules layout's goal pins its recipe's ingredients in the soup (layout_problem); old rules do not.
+    recipe = sorted(result.problem.objects[f[1]] for f in result.problem.goal if f[0] == "in-soup" and f[2] == "soup1")
+    return {
+        "layout": result.problem.name.removeprefix("overcooked-"),
+        "rules": "new" if recipe else "old",
+        "recipe": "+".join(recipe) if recipe else "any 3",
+        "verdict": result.verdict,
+        "reason": result.reason or "",
+        "joint_plan_length": len(result.joint.plan) if result.joint.plan is not None else "",
+        "interdependencies": counts.get("interdependencies", ""),
+        "constructive": counts.get("constructive", ""),
+        "error": "",
+        "seconds": f"{result.seconds:.2f}",
+    }
+
+
+def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Does a problem require cooperation? Plans each agent's projection and the joint "
+        "problem (SPEC section 8) and analyses a joint plan's interdependences.",
+    )
+    parser.add_argument("domain", nargs="?", help=f"{DOMAIN_HELP} (default: the domain of the grounder whose "
+                        "start problem is asked for)")
+    parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
+    parser.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
+    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv, .md or .tex)")
+    parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
+                        "fast-downward, pyperplan")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call (default 60)")
+    parser.add_argument("--others", choices=("idle", "absent"), default="idle",
+                        help="in a projection the other agents stay where they are (idle) or are removed")
+    parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_grounder_options(parser)
+    return parser
+
+
+def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
+    """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
+    from .stats import markdown_table
+
+    if as_json and out is None:
+        for row in rows:
+            print(json.dumps(row))
+        return
+    if out is not None and out.suffix == ".csv":
+        with open(out, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, TABLE_COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        return
+    cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
+    text = _latex_table(TABLE_COLUMNS, cells) if out is not None and out.suffix == ".tex" else markdown_table(
+        TABLE_COLUMNS, cells)
+    if out is None:
+        print(text, end="")
+    else:
+        out.write_text(text)
+
+
+_LATEX = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
+                        "{": r"\{", "}": r"\}"})
+
+
+def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
+    """A LaTeX tabular (written by hand: a dozen lines, no library needed for it)."""
+    lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\hline",
+             " & ".join(str(c).translate(_LATEX) for c in columns) + r" \\", r"\hline"]
+    lines += [" & ".join(str(v).translate(_LATEX) for v in row) + r" \\" for row in rows]
+    return "\n".join([*lines, r"\hline", r"\end{tabular}", ""])
+
+
+def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, Any]:
+    """The domain and problem the arguments name: a PDDL pair, or the start problem of the one grounder
+    whose options are given (its first given option names the layout or scenario)."""
+    from strips_int.grounders import registered
+
+    from .domain import load_domain, load_problem
+
+    given = grounder_options(args)
+    chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)]
+    named = load_domain(args.domain) if args.domain else None
+    if len(chosen) > 1 and named is not None:  # grounders sharing an option (--layout): DOMAIN decides
+        chosen = [g for g in chosen if g.domain == named.name]
+    if len(chosen) > 1:
+        parser.error(f"options of several grounders given ({', '.join(g.name for g in chosen)}): name DOMAIN")
+    if chosen:
+        grounder = chosen[0]
+        mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
+        domain = named or load_domain(grounder.domain)
+        problem = grounder.start_problem(str(next(iter(mine.values()))), domain, **mine)
+        if problem is None:
+            parser.error(f"the {grounder.name} grounder has no start problems")
+        return domain, problem
+    if named is not None and args.problem:
+        return named, load_problem(named, args.problem)
+    parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
+                 "or --all-layouts")
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc") -> int:
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    if args.plans < 1 or args.timeout <= 0:
+        parser.error("--plans must be at least 1 and --timeout positive")
+    from strips_int.rc import format_text, required_cooperation
+
+    try:
+        if args.all_layouts:
+            from strips_int.grounders.overcooked import known_layouts
+
+            if args.out is not None and args.out.suffix not in TABLE_SUFFIXES:
+                parser.error(f"--out {args.out}: the table is written as {', '.join(TABLE_SUFFIXES)}")
+            start, rows = time.perf_counter(), []
+            names = known_layouts(aliases=False)
+            for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
+                                                            args.planner, args.timeout, args.others)):
+                rows.append(table_row(result, name))
+                print(f"{name}: {rows[-1]['verdict']} ({rows[-1]['seconds'] or rows[-1]['error']})", file=sys.stderr,
+                      flush=True)
+            _write_table(rows, args.out, args.json)
+            print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+            return 0
+        domain, problem = start_problem(args, parser)
+        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans)
+    except StripsIntError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_dict()) if args.json else format_text(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
