@@ -126,3 +126,34 @@ def test_rollout_seat_from_the_ranks_present(tmp_path: Path):
     assert rollout_seat(str(sample / "eval-1__traj_2_3.pkl"), "auto:4") == 1
     with pytest.raises(StripsIntError, match="ranks 2 present beside it: not a whole run"):
         rollout_seat(str(sample / "eval-1__traj_2_3.pkl"))
+
+
+def test_pandas_pickle_refused_with_the_conversion_to_do(tmp_path: Path):
+    import pickle
+
+    # The opcodes of a pickled pandas object, written by hand: nothing here imports or runs pandas.
+    path = tmp_path / "2019_hh_trials_all.pickle"
+    path.write_bytes(pickle.PROTO + bytes([4]) + b"\x8c\x11pandas.core.frame\x94\x8c\tDataFrame\x94\x93\x94)\x81\x94.")
+    (result,) = read_games(path)
+    assert isinstance(result, StripsIntError)
+    assert "pandas.core.frame.DataFrame" in str(result) and "to_csv('trials.csv', index=False)" in str(result)
+
+
+@needs_csv
+def test_a_broken_trial_is_its_error_and_the_others_still_read(tmp_path: Path):
+    import csv
+
+    with CSV.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    first = rows[0]["trial_id"]
+    broken = next(i for i, row in enumerate(rows) if row["trial_id"] == first and i > 10)
+    rows[broken]["state"] = "{not json"
+    path = tmp_path / "trials.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    results = list(read_games(path))
+    assert len(results) == 3 and isinstance(results[0], StripsIntError)
+    assert f"line {broken + 2}: malformed JSON in column state" in str(results[0])
+    assert [g.layout for g in results[1:]] == ["inverse_marshmallow_experiment", "counter_circuit"]

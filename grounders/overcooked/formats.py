@@ -87,6 +87,11 @@ class _NoClasses(pickle.Unpickler):
     """A pickle may run code; these games need no class at all, so none is admitted."""
 
     def find_class(self, module: str, name: str):
+        if module.split(".")[0] in ("pandas", "numpy"):  # overcooked-ai's human data: a pandas DataFrame
+            raise pickle.UnpicklingError(
+                f"a pickle of {module}.{name} (overcooked-ai's human data?) cannot be read without running its "
+                "classes: convert it once with pandas.read_pickle(path).to_csv('trials.csv', index=False) and "
+                "read the CSV")
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}: game pickles hold plain data only")
 
 
