@@ -192,3 +192,17 @@ def test_all_layouts_table_formats(tmp_path, capsys, layout_table):
     with pytest.raises(SystemExit):
         main(["--all-layouts", "--out", str(tmp_path / "table.txt")])
     assert "the table is written as .csv, .md, .tex" in capsys.readouterr().err
+
+
+def test_table_writers_tex_json_and_error_rows(tmp_path, capsys):
+    from strips_int.errors import StripsIntError
+    from strips_int.rc_cli import TABLE_COLUMNS, _write_table, table_row
+
+    row = table_row(StripsIntError("x.layout", None, "not an overcooked-ai layout file"), "x_y")
+    assert (row["layout"], row["verdict"], row["seconds"]) == ("x_y", "error", "")
+    assert list(row) == list(TABLE_COLUMNS) and TABLE_COLUMNS[-1] == "seconds"
+    _write_table([row], tmp_path / "t.tex")
+    tex = (tmp_path / "t.tex").read_text()
+    assert tex.startswith(r"\begin{tabular}") and r"x\_y &  &  & error" in tex and r"joint\_plan\_length" in tex
+    _write_table([row], None, as_json=True)
+    assert json.loads(capsys.readouterr().out)["error"] == "x.layout: not an overcooked-ai layout file"
