@@ -21,32 +21,68 @@ from typing import Any, Iterator, Sequence
 from .cli import DOMAIN_HELP, add_grounder_options, grounder_options
 from .errors import StripsIntError
 
-TABLE_COLUMNS = ("layout", "verdict", "reason", "joint plan length", "interdependencies", "constructive", "seconds")
+def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
+              others: str = "idle") -> Any:
+    """RC of an Overcooked layout under its own rules and recipes (SPEC section 8).
+
+    Old rules: one problem. New rules: one per set of ingredient kinds among the
+    makeable orders (``makeable_recipes``), combined as "some ordered soup":
+    non-RC when an agent alone makes one, else unknown when a planner limit left
+    one open, else RC when the team makes one, else unsolvable. The result kept
+    is the deciding recipe's.
+    """
+    from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
+    from strips_int.rc import NON_RC, RC, UNKNOWN, required_cooperation
+
+    if layout.old_rules:
+        return required_cooperation(domain, layout_problem(layout, domain, soups), planner, timeout, others)
+    results = []
+    for recipe in makeable_recipes(layout) or [None]:
+        result = required_cooperation(domain, layout_problem(layout, domain, soups, recipe=recipe), planner, timeout,
+                                      others)
+        if result.verdict == NON_RC:
+            return result
+        results.append(result)
+    return next((r for verdict in (UNKNOWN, RC) for r in results if r.verdict == verdict), results[0])
 
 
 def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0,
                      others: str = "idle") -> Iterator[Any]:
-    """The RC result of each Overcooked layout, in ``names`` order (old rules, ``soups`` to deliver)."""
-    from strips_int.grounders.overcooked import GROUNDER
-    from strips_int.rc import required_cooperation
+    """The RC result of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
+    from strips_int.grounders.overcooked import GROUNDER, get_layout
 
     from .domain import load_domain
 
     domain = load_domain(GROUNDER.domain)
     for name in names:
-        yield required_cooperation(domain, GROUNDER.start_problem(name, domain, soups=soups), planner, timeout, others)
+        try:
+            yield layout_rc(domain, get_layout(name), soups, planner, timeout, others)
+        except StripsIntError as exc:
+            yield exc
 
 
-def table_row(result: Any) -> dict[str, Any]:
-    """One row of the ``--all-layouts`` table."""
+TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
+                 "constructive", "error", "seconds")
+TABLE_SUFFIXES = (".csv", ".md", ".tex")
+
+
+def table_row(result: Any, name: str = "") -> dict[str, Any]:
+    """One row of the ``--all-layouts`` table (stable column names; ``seconds`` last, to be dropped at will)."""
+    if isinstance(result, StripsIntError):
+        return {**dict.fromkeys(TABLE_COLUMNS, ""), "layout": name, "verdict": "error", "error": str(result)}
     counts = result.reports[0].counts if result.reports else {}
+    # A new-rules layout's goal pins its recipe's ingredients in the soup (layout_problem); old rules do not.
+    recipe = sorted(result.problem.objects[f[1]] for f in result.problem.goal if f[0] == "in-soup" and f[2] == "soup1")
     return {
         "layout": result.problem.name.removeprefix("overcooked-"),
+        "rules": "new" if recipe else "old",
+        "recipe": "+".join(recipe) if recipe else "any 3",
         "verdict": result.verdict,
         "reason": result.reason or "",
-        "joint plan length": len(result.joint.plan) if result.joint.plan is not None else "",
+        "joint_plan_length": len(result.joint.plan) if result.joint.plan is not None else "",
         "interdependencies": counts.get("interdependencies", ""),
         "constructive": counts.get("constructive", ""),
+        "error": "",
         "seconds": f"{result.seconds:.2f}",
     }
 
@@ -61,7 +97,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
                         "start problem is asked for)")
     parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
     parser.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
-    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv or .md)")
+    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv, .md or .tex)")
     parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
                         "fast-downward, pyperplan")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call (default 60)")
@@ -73,20 +109,39 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     return parser
 
 
-def _write_table(rows: list[dict[str, Any]], out: Path | None) -> None:
+def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
+    """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
     from .stats import markdown_table
 
+    if as_json and out is None:
+        for row in rows:
+            print(json.dumps(row))
+        return
     if out is not None and out.suffix == ".csv":
         with open(out, "w", newline="") as handle:
             writer = csv.DictWriter(handle, TABLE_COLUMNS)
             writer.writeheader()
             writer.writerows(rows)
         return
-    text = markdown_table(TABLE_COLUMNS, ([row[c] for c in TABLE_COLUMNS] for row in rows))
+    cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
+    text = _latex_table(TABLE_COLUMNS, cells) if out is not None and out.suffix == ".tex" else markdown_table(
+        TABLE_COLUMNS, cells)
     if out is None:
         print(text, end="")
     else:
         out.write_text(text)
+
+
+_LATEX = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
+                        "{": r"\{", "}": r"\}"})
+
+
+def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
+    """A LaTeX tabular (written by hand: a dozen lines, no library needed for it)."""
+    lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\hline",
+             " & ".join(str(c).translate(_LATEX) for c in columns) + r" \\", r"\hline"]
+    lines += [" & ".join(str(v).translate(_LATEX) for v in row) + r" \\" for row in rows]
+    return "\n".join([*lines, r"\hline", r"\end{tabular}", ""])
 
 
 def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, Any]:
@@ -128,12 +183,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
         if args.all_layouts:
             from strips_int.grounders.overcooked import known_layouts
 
+            if args.out is not None and args.out.suffix not in TABLE_SUFFIXES:
+                parser.error(f"--out {args.out}: the table is written as {', '.join(TABLE_SUFFIXES)}")
             start, rows = time.perf_counter(), []
-            for result in classify_layouts(known_layouts(aliases=False), 1 if args.soups is None else args.soups, args.planner,
-                                           args.timeout, args.others):
-                rows.append(table_row(result))
-                print(f"{rows[-1]['layout']}: {result.verdict} ({result.seconds:.2f} s)", file=sys.stderr, flush=True)
-            _write_table(rows, args.out)
+            names = known_layouts(aliases=False)
+            for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
+                                                            args.planner, args.timeout, args.others)):
+                rows.append(table_row(result, name))
+                print(f"{name}: {rows[-1]['verdict']} ({rows[-1]['seconds'] or rows[-1]['error']})", file=sys.stderr,
+                      flush=True)
+            _write_table(rows, args.out, args.json)
             print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
             return 0
         domain, problem = start_problem(args, parser)

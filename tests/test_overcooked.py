@@ -257,11 +257,11 @@ def test_check_reads_real_games_of_every_format_in_one_process(capsys):
     assert lines[0]["meta"]["roles"] == {"player0": "human", "player1": "ai"}
     assert lines[2]["meta"]["stride"] == 4 and "roles" not in lines[2]["meta"]
     # The rollout seat rule: traj_2 of a 10-game cross-play run has the ego agent in seat 0.
-    assert main([str(DOMAIN), str(games[1]), "--json", "--ego-seat", "auto"]) == 0
+    assert main([str(DOMAIN), str(games[1]), "--json", "--ego-seat", "auto:10"]) == 0
     assert json.loads(capsys.readouterr().out)["meta"]["roles"] == {"player0": "ego", "player1": "partner"}
-    # Stride-4 files have no rank in their names: the rule cannot apply, and says so.
+    # A sample of a run (one rank beside the file) cannot tell N: the rule says so rather than guess.
     assert main([str(DOMAIN), str(games[2]), "--json", "--ego-seat", "auto"]) == 1
-    assert "file name has no __traj_<rank>_<n>.pkl" in json.loads(capsys.readouterr().out)["error"]
+    assert "ranks 0 present beside it: not a whole run" in json.loads(capsys.readouterr().out)["error"]
 
 
 def test_human_data_csv_gives_one_trace_per_trial(tmp_path, overcooked):

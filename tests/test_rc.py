@@ -39,11 +39,11 @@ def test_forced_coordination_requires_cooperation_for_reach(layout_table):
     assert row["interdependencies"] == row["constructive"] == "4"
 
 
-@pytest.mark.parametrize("name", ["cramped_room", "asymmetric_advantages", "coordination_ring", "counter_circuit"])
+@pytest.mark.parametrize("name", ["cramped_room", "asymmetric_advantages", "coordination_ring", "paper_counter_circuit"])
 def test_open_layouts_are_not_rc(layout_table, name):
     row = layout_table[name]
     assert (row["verdict"], row["reason"]) == ("non-RC", "")
-    assert int(row["joint plan length"]) > 0
+    assert int(row["joint_plan_length"]) > 0
     assert float(row["seconds"]) < 60
 
 
@@ -143,3 +143,66 @@ def test_missing_problem_is_a_usage_error(capsys):
         main([str(SAR)])
     assert exit_info.value.code == 2
     assert "give DOMAIN PROBLEM" in capsys.readouterr().err
+
+
+def _alone_can_make(layout, seat: int) -> bool:
+    """Flood fill: can player ``seat``, the others idle on their start tiles, reach every station one ordered soup needs?"""
+    from strips_int.grounders.overcooked.lift import makeable_recipes
+
+    starts = layout.starts()
+    blocked = set(starts) - {starts[seat]}
+    region, frontier = {starts[seat]}, [starts[seat]]
+    while frontier:
+        x, y = frontier.pop()
+        for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if layout.tile(near) == " " and near not in blocked and near not in region:
+                region.add(near)
+                frontier.append(near)
+    seen = {layout.tile((x + dx, y + dy)) for x, y in region for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    dispenser = {"onion": "O", "tomato": "T"}
+    if layout.old_rules:
+        kinds = [{k} for k in dispenser if any(layout.tile(p) == dispenser[k] for p in layout.positions())]
+    else:
+        kinds = [set(r) for r in makeable_recipes(layout)]
+    return {"P", "D", "S"} <= seen and any({dispenser[k] for k in needed} <= seen for needed in kinds)
+
+
+def test_every_layout_verdict_agrees_with_a_flood_fill(layout_table):
+    """Each layout's verdict (overcooked-ai's too, when installed) against reach by flood fill over its terrain,
+    start tiles and recipes: non-RC exactly when one player alone reaches all a soup of an order needs."""
+    from strips_int.grounders.overcooked import known_layouts
+
+    assert set(layout_table) == set(known_layouts(aliases=False))
+    for name, row in layout_table.items():
+        layout = get_layout(name)
+        alone = any(_alone_can_make(layout, seat) for seat in range(len(layout.starts())))
+        assert row["verdict"] in ("RC", "non-RC", "unsolvable"), (name, row)
+        assert (row["verdict"] == "non-RC") == alone, (name, row)
+
+
+def test_all_layouts_table_formats(tmp_path, capsys, layout_table):
+    """Stable column names, each layout's own rules and recipe, and .tex/.md/--json outputs; other suffixes refused."""
+    from strips_int.grounders.overcooked.layouts import _overcooked_ai_layout_files
+
+    assert all(" " not in column for row in layout_table.values() for column in row)
+    assert layout_table["forced_coordination"]["rules"] == "old"
+    if "counter_circuit" in _overcooked_ai_layout_files():  # overcooked-ai's: soups with a tomato only
+        assert (layout_table["counter_circuit"]["rules"], layout_table["counter_circuit"]["recipe"]) == (
+            "new", "onion+tomato")
+    with pytest.raises(SystemExit):
+        main(["--all-layouts", "--out", str(tmp_path / "table.txt")])
+    assert "the table is written as .csv, .md, .tex" in capsys.readouterr().err
+
+
+def test_table_writers_tex_json_and_error_rows(tmp_path, capsys):
+    from strips_int.errors import StripsIntError
+    from strips_int.rc_cli import TABLE_COLUMNS, _write_table, table_row
+
+    row = table_row(StripsIntError("x.layout", None, "not an overcooked-ai layout file"), "x_y")
+    assert (row["layout"], row["verdict"], row["seconds"]) == ("x_y", "error", "")
+    assert list(row) == list(TABLE_COLUMNS) and TABLE_COLUMNS[-1] == "seconds"
+    _write_table([row], tmp_path / "t.tex")
+    tex = (tmp_path / "t.tex").read_text()
+    assert tex.startswith(r"\begin{tabular}") and r"x\_y &  &  & error" in tex and r"joint\_plan\_length" in tex
+    _write_table([row], None, as_json=True)
+    assert json.loads(capsys.readouterr().out)["error"] == "x.layout: not an overcooked-ai layout file"

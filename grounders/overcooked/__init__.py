@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -21,13 +22,15 @@ from strips_int.trace import Trace
 
 from ..base import Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
-from .layouts import Layout, get_layout, known_layouts, load_grid, parse_grid
+from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
+                      load_grid, parse_grid)
 from .lift import NEEDED_ACTIONS, agent_name, layout_problem, lift_game
 
 __all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game",
-           "load_grid", "parse_grid", "read_traces", "roles_for", "states_trace"]
+           "load_grid", "parse_grid", "read_traces", "recorded_terrain", "roles_for", "rollout_seat", "states_trace"]
 
-_RANK = re.compile(r"__traj_(\d+)_\d+\.pkl$")
+#: ZSC-Eval's rollout file names, ``traj_<rank>_<n>.pkl``, with or without a ``<run>__`` prefix.
+_RANK = re.compile(r"(?:^|_)traj_(\d+)_\d+\.pkl$")
 
 
 def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | None = None) -> dict[str, str] | None:
@@ -41,19 +44,44 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
     seat = human_seat(game.source)
     if seat is not None:
         return {agent_name(j): "human" if j == seat else "ai" for j in range(players)}
+    if game.humans is not None and len(game.humans) == players:
+        return {agent_name(j): "human" if human else "ai" for j, human in enumerate(game.humans)}
     if ego_seat is None:
         return None
-    if ego_seat == "auto":
-        match = _RANK.search(game.source)
-        if match is None:
-            raise StripsIntError(game.source, "ego seat auto", "file name has no __traj_<rank>_<n>.pkl")
-        # shared/data/README.md: of N parallel games (40 for h-proxy runs, 10 for cross-play),
-        # rank < N/2 has the ego agent in seat 0.
-        parallel = 40 if Path(game.source).parent.name.startswith("h-proxy") else 10
-        seat = 0 if int(match.group(1)) < parallel // 2 else 1
+    if ego_seat.startswith("auto"):
+        seat = rollout_seat(game.source, ego_seat)
     else:
         seat = int(ego_seat)
     return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
+
+
+def rollout_seat(source: str, rule: str = "auto") -> int:
+    """The ego agent's seat in a ZSC-Eval rollout: of N parallel games, rank < N/2 has it in seat 0.
+
+    ``rule`` is ``auto:N`` for a known N, or ``auto`` to take N from the ranks
+    present beside the file; that needs them complete (0 to N-1, N even): a
+    sample of a run cannot tell N, and the seat is then an error, never a guess.
+    """
+    path = Path(source)
+    match = _RANK.search(path.name)
+    if match is None:
+        raise StripsIntError(source, "ego seat auto", "file name has no traj_<rank>_<n>.pkl")
+    rank = int(match.group(1))
+    if rule.startswith("auto:"):
+        try:
+            parallel = int(rule.removeprefix("auto:"))
+        except ValueError:
+            raise StripsIntError(source, "ego seat", f"{rule!r}: expected auto:N with N parallel games") from None
+    else:
+        ranks = sorted({int(m.group(1)) for f in path.parent.glob("*.pkl") if (m := _RANK.search(f.name))})
+        parallel = len(ranks)
+        if ranks != list(range(parallel)) or parallel % 2:
+            shown = ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
+            raise StripsIntError(source, "ego seat auto", f"ranks {shown} present beside it: not a whole run of "
+                                 "parallel games, so their number (N) is unknown; give auto:N or the seat")
+    if not 0 <= rank < parallel:
+        raise StripsIntError(source, "ego seat", f"rank {rank} is not among {parallel} parallel games")
+    return 0 if rank < parallel // 2 else 1
 
 
 def dataset_keys(path: str | Path) -> dict[str, str]:
@@ -94,12 +122,36 @@ def game_trace(
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
 ) -> Trace:
-    """One read game as a trace on its layout (or ``terrain``), with roles and data-set keys in ``meta``."""
+    """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
+    roles and data-set keys in ``meta``."""
+    if terrain is None and game.terrain is not None:
+        terrain = recorded_terrain(game)
     if terrain is None and not game.layout:
         raise StripsIntError(game.source, None, "no layout name in the game: give a layout name or a grid file")
     who = roles_for(game, roles, ego_seat)
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
-    return lift_game(game, terrain or get_layout(game.layout), domain, meta)
+    if terrain is None:
+        # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
+        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout.
+        named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
+        terrain = get_layout(named)
+        meta["layout"] = ALIASES.get(game.layout, game.layout)
+    return lift_game(game, terrain, domain, meta)
+
+
+def recorded_terrain(game: Game) -> Layout:
+    """The terrain a game records; with the orders and values of the overcooked-ai layout of its name
+    when that layout has the same grid (the recorded files do not log recipe values)."""
+    recorded = parse_grid("\n".join(game.terrain or ()), game.layout or "recorded", game.source)
+    path = _overcooked_ai_layout_files().get(game.layout or "")
+    if path is not None:
+        named = load_grid(path)
+        if tuple(r.translate(_DIGITS) for r in named.rows) == recorded.rows:
+            return replace(named, rows=recorded.rows)
+    return recorded
+
+
+_DIGITS = str.maketrans("0123456789", " " * 10)
 
 
 def states_trace(
@@ -137,8 +189,8 @@ class _Overcooked:
         Option("--grid", "grid", "Overcooked grid text file (or overcooked-ai .layout file)", "FILE"),
         Option("--roles", "roles", "who played each seat, e.g. human,ai (default: human=<seat> in user-study "
                "file names)", "ROLE,ROLE", lambda text: tuple(text.split(","))),
-        Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' for the ZSC-Eval rank rule",
-               "auto|SEAT"),
+        Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
+               "ranks beside the file) or 'auto:N' for the ZSC-Eval rank rule", "auto|auto:N|SEAT"),
         Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int),
     )
 

@@ -22,6 +22,7 @@ from strips_int.errors import StripsIntError
 from strips_int.files import read_json, read_text
 
 from .layouts import known_layouts
+from .recipes import Recipe, recipe
 
 Pos = tuple[int, int]
 #: A player's action: a direction (dx, dy), (0, 0) to stay, or "interact".
@@ -49,8 +50,12 @@ class Player:
 
 @dataclass(frozen=True)
 class RawState:
+    """Players and objects; under new rules also the orders and bonus orders the state shows (None: not shown)."""
+
     players: tuple[Player, ...]
     objects: dict[Pos, Item]
+    orders: tuple[Recipe, ...] | None = None
+    bonus: tuple[Recipe, ...] = ()
 
 
 @dataclass
@@ -72,19 +77,28 @@ class Game:
     cook_time: int = DEFAULT_COOK_TIME
     old_rules: bool = True
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The terrain the file itself records (overcooked-ai CSV ``layout``, episode ``mdp_params.terrain``).
+    terrain: tuple[str, ...] | None = None
+    #: Seats played by a person, when the file says (CSV ``player_<i>_is_human``).
+    humans: tuple[bool, ...] | None = None
 
 
 class _NoClasses(pickle.Unpickler):
     """A pickle may run code; these games need no class at all, so none is admitted."""
 
     def find_class(self, module: str, name: str):
+        if module.split(".")[0] in ("pandas", "numpy"):  # overcooked-ai's human data: a pandas DataFrame
+            raise pickle.UnpicklingError(
+                f"a pickle of {module}.{name} (overcooked-ai's human data?) cannot be read without running its "
+                "classes: convert it once with pandas.read_pickle(path).to_csv('trials.csv', index=False) and "
+                "read the CSV")
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}: game pickles hold plain data only")
 
 
 def detect(path: Path) -> str | None:
     """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
 
-    JSON is parsed (an object with ``ep_states``; a file that never mentions
+    JSON is parsed (an object with ``ep_states`` or ``ep_observations``, at any depth; a file that never mentions
     ``"ep_states"`` is passed over unparsed); a CSV's header must name
     ``state`` and ``joint_action``; a pickle must open with the pickle protocol
     opcode (loading it is the reader's work, with no classes admitted).
@@ -99,14 +113,14 @@ def detect(path: Path) -> str | None:
                 header = next(csv.reader(handle), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
-            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_states"')) else None
+            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_')) else None
     except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
         return None
     return None
 
 
 def _is_episode(data: Any) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("ep_states"), list)
+    return _episode_object(data) is not None
 
 
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
@@ -132,6 +146,23 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
         yield game
 
 
+_STATE_KEYS = ("ep_states", "ep_observations")  # overcooked-ai's older episodes call the states observations
+
+
+def _episode_object(data: Any) -> dict | None:
+    """The object holding the episode: ``data`` itself or the first nested object with ``ep_states``."""
+    pending = [data]
+    while pending:
+        value = pending.pop(0)
+        if isinstance(value, dict):
+            if any(isinstance(value.get(k), list) for k in _STATE_KEYS):
+                return value
+            pending += list(value.values())
+        elif isinstance(value, list):
+            pending += [v for v in value if isinstance(v, (dict, list))]
+    return None
+
+
 def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
     """A game from an in-memory episode dict (``ep_states``, ``ep_actions``, optional ``mdp_params``)."""
     game = _read_episode(data, source, layout)
@@ -140,15 +171,18 @@ def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
-    if not isinstance(data, dict) or not isinstance(data.get("ep_states"), list):
-        raise StripsIntError(source, None, 'an episode JSON needs "ep_states" and "ep_actions"')
+    """An overcooked-ai episode (or the user-study web app's); ``mdp_params.terrain`` is the terrain when present."""
+    data = _episode_object(data)
+    if data is None:
+        raise StripsIntError(source, None, 'an episode JSON needs "ep_states" (or "ep_observations") and "ep_actions"')
+    key = next(k for k in _STATE_KEYS if isinstance(data.get(k), list))
     # Files may hold a list of episodes (the user-study web app writes one): read the first.
-    nested = bool(data["ep_states"]) and isinstance(data["ep_states"][0], list)
+    nested = bool(data[key]) and isinstance(data[key][0], list)
 
     def _first(value: Any) -> Any:
         return value[0] if nested and isinstance(value, list) and value else value
 
-    states_raw = _first(data["ep_states"])
+    states_raw = _first(data[key])
     actions_raw = _first(data.get("ep_actions", []))
     params = data.get("mdp_params") or {}
     if isinstance(params, list):
@@ -158,14 +192,15 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     cook_time = int(params.get("cook_time") or DEFAULT_COOK_TIME)
     states = [_state(s, source, i, cook_time) for i, s in enumerate(states_raw)]
     actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
-    # Old-format soups (ingredient, count, ticks) mean the old rules; new ones say so in mdp_params.
-    new_style = any(isinstance(o, dict) and "_ingredients" in o for s in states_raw for o in _objects_of(s))
-    old_rules = bool(params.get("old_dynamics", not new_style))
+    # Old-format soups (ingredient, count, ticks) mean the old rules; mdp_params may say so outright.
+    old_rules = bool(params.get("old_dynamics", not _new_style(states_raw)))
     per_step = _rewards(rewards, source) if isinstance(rewards, list) else None
+    terrain = params.get("terrain")
     return Game(
         source=source, layout=layout, states=states, actions=actions,
         reward=sum(per_step) if per_step is not None else None, rewards=per_step,
         cook_time=cook_time, old_rules=old_rules,
+        terrain=_grid_rows(terrain, source, "mdp_params.terrain") if terrain is not None else None,
     )
 
 
@@ -197,6 +232,8 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
 
 
 def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]:
+    """One game per ``trial_id`` (a trial that cannot be read is its error, the others still read);
+    terrain from the ``layout`` column, seats from ``player_<i>_is_human``."""
     source = str(path)
     try:
         reader = csv.DictReader(io.StringIO(read_text(path)))
@@ -212,33 +249,52 @@ def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]
         trials.setdefault(row["trial_id"], []).append((line, row))
     for trial, rows in trials.items():
         try:
-            yield _trial(source, trial, rows, layout)
+            yield _csv_trial(f"{source}#{trial}", trial, rows, layout)
         except StripsIntError as exc:
             yield exc
 
 
-def _trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: str | None) -> Game:
-    """One ``trial_id``'s rows of an overcooked-ai CSV as a game."""
-    states, actions, rewards = [], [], []
+def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: str | None) -> Game:
+    states_raw, actions, rewards = [], [], []
     for line, row in rows:
-        try:
-            state = json.loads(row["state"])
-            joint = json.loads(row["joint_action"].replace("'", '"'))
-        except json.JSONDecodeError as exc:
-            raise StripsIntError(source, f"line {line}", f"malformed JSON in a cell: {exc.msg}") from None
-        states.append(_state(state, source, len(states)))
-        actions.append(_joint(joint, source, len(actions)))
+        state = _cell_json(row, "state", source, line)
+        actions.append(_joint(_cell_json(row, "joint_action", source, line, quotes=True), source, len(actions)))
+        states_raw.append(state)
         try:
             rewards.append(float(row.get("reward") or 0))
         except ValueError:
             raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
-    name = layout or rows[0][1].get("layout_name") or None
-    return Game(source=f"{source}#{trial}", layout=name, states=states, actions=actions, reward=sum(rewards),
-                rewards=tuple(rewards), old_rules=name in _OLD_RULE_NAMES if name else True, meta={"trial_id": trial})
+    first_line, first = rows[0]
+    terrain = (_grid_rows(_cell_json(first, "layout", source, first_line, quotes=True), source,
+                          f"line {first_line}, column layout") if first.get("layout") else None)
+    humans = tuple(first.get(f"player_{j}_is_human", "").strip().lower() == "true" for j in range(2))
+    return Game(source=source, layout=layout or first.get("layout_name") or None,
+                states=[_state(s, source, i) for i, s in enumerate(states_raw)], actions=actions,
+                reward=sum(rewards), rewards=tuple(rewards), old_rules=not _new_style(states_raw),
+                meta={"trial_id": trial}, terrain=terrain,
+                humans=humans if all(f"player_{j}_is_human" in first for j in range(2)) else None)
 
 
-# The 2019 human data was played with the old rules on the old layout names.
-_OLD_RULE_NAMES = {"simple", "unident_s", "random0", "random1", "random3"}
+def _cell_json(row: dict, column: str, source: str, line: int, quotes: bool = False) -> Any:
+    text = row.get(column) or ""
+    try:
+        return json.loads(text.replace("'", '"') if quotes else text)
+    except json.JSONDecodeError as exc:
+        raise StripsIntError(source, f"line {line}", f"malformed JSON in column {column}: {exc.msg}") from None
+
+
+def _grid_rows(grid: Any, source: str, where: str) -> tuple[str, ...]:
+    """A recorded terrain: a list of rows, each a string or a list of grid characters."""
+    if not isinstance(grid, list) or not grid or not all(isinstance(r, (list, str)) for r in grid):
+        raise StripsIntError(source, where, f"a terrain must be a list of grid rows, found {grid!r:.80}")
+    return tuple(r if isinstance(r, str) else "".join(map(str, r)) for r in grid)
+
+
+def _new_style(states: list) -> bool:
+    """New rules show orders in the state (``all_orders``) or soups with ``_ingredients``."""
+    return any(isinstance(s, dict) and ("all_orders" in s or "bonus_orders" in s
+                                        or any(isinstance(o, dict) and "_ingredients" in o for o in _objects_of(s)))
+               for s in states)
 
 
 def _rewards(values: list, source: str) -> tuple[float, ...]:
@@ -302,7 +358,12 @@ def _state(data: Any, source: str, index: int, cook_time: int = DEFAULT_COOK_TIM
     for obj in _objects_of(data):
         pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
         objects[pos] = _item(obj, source, lambda: f"{where}, object at {pos}", cook_time)
-    return RawState(players=tuple(players), objects=objects)
+    orders = data.get("all_orders")
+    if not isinstance(orders, list):
+        return RawState(players=tuple(players), objects=objects)
+    bonus = data.get("bonus_orders") or []
+    return RawState(players=tuple(players), objects=objects, orders=tuple(recipe(o) for o in orders),
+                    bonus=tuple(recipe(o) for o in bonus if isinstance(o, dict)))
 
 
 def _joint(data: Any, source: str, index: int) -> tuple[Move, ...]:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from strips_int.errors import StripsIntError
 from strips_int.files import read_text
+
+from .recipes import Recipe, Values, layout_orders, layout_values
 
 Pos = tuple[int, int]
 
@@ -27,9 +30,12 @@ _CLASSIC = {
     "coordination_ring": ("XXXPX", "X 1 P", "D2X X", "O   X", "XOSXX"),
     "forced_coordination": ("XXXPX", "O X1P", "O2X X", "D X X", "XXXSX"),
     "counter_circuit_o_1order": ("XXXPPXXX", "X  2   X", "D XXXX S", "X  1   X", "XXXOOXXX"),
-    # The user-study web game's Counter Circuit: the classic terrain, other start tiles.
-    "counter_circuit": ("XXXPPXXX", "X      X", "D XXXX S", "X2    1X", "XXXOOXXX"),
+    # The user-study web game's Counter Circuit: the classic terrain, other start tiles. Its files call it
+    # "counter_circuit", which in overcooked-ai names a newer terrain (top row XXXPDPXXX, tomatoes).
+    "paper_counter_circuit": ("XXXPPXXX", "X      X", "D XXXX S", "X2    1X", "XXXOOXXX"),
 }
+#: Names the paper's old-rules web game gave its terrains where overcooked-ai means another one.
+OLD_RULES_NAMES = {"counter_circuit": "paper_counter_circuit"}
 #: Old names (ZSC-Eval, human_aware_rl) of the classic layouts.
 ALIASES = {
     "simple": "cramped_room",
@@ -46,6 +52,12 @@ class Layout:
 
     name: str
     rows: tuple[str, ...]
+    #: Old rules: three-onion soups only, a pot cooks by itself. Else overcooked-ai's new rules with
+    #: these orders and bonus orders (None: every recipe) and delivery values.
+    old_rules: bool = True
+    orders: tuple[Recipe, ...] | None = None
+    bonus: tuple[Recipe, ...] = ()
+    values: Values = Values()
 
     def tile(self, pos: Pos) -> str | None:
         """The grid character at ``pos`` (digits read as floor), or None off the grid."""
@@ -86,7 +98,12 @@ def known_layouts(aliases: bool = True) -> list[str]:
 
 
 def get_layout(name: str) -> Layout:
-    """A layout by current or old name; overcooked-ai's own layouts when that package is installed."""
+    """A layout by current or old name; overcooked-ai's own layouts when that package is installed.
+
+    The classic five (old rules) come first: overcooked-ai ships the same terrains
+    under these names. ``counter_circuit`` is overcooked-ai's (the paper's web-game
+    terrain is ``paper_counter_circuit``).
+    """
     canonical = ALIASES.get(name, name)
     if canonical in _CLASSIC:
         return Layout(name=canonical, rows=_CLASSIC[canonical])
@@ -117,11 +134,48 @@ def _overcooked_ai_layout_files() -> dict[str, Path]:
     return {f.stem: f for folder in folders if folder.is_dir() for f in sorted(folder.glob("*.layout"))}
 
 
-def _read_layout_file(path: Path, name: str) -> Layout:
-    """An overcooked-ai ``.layout`` file is a Python dict literal: parsed with ast, never run."""
+def read_layout_dict(path: Path) -> dict[str, Any]:
+    """An overcooked-ai ``.layout`` file: a Python dict literal, parsed with ast and never run.
+
+    Literals only, plus the one call the shipped files use, ``float('inf')``
+    (and ``float('-inf')``, ``float('nan')``); anything else is an error.
+    """
+    source = str(path)
     try:
-        data = ast.literal_eval(read_text(path))
-        grid = data["grid"]
-    except (ValueError, SyntaxError, KeyError, TypeError) as exc:
-        raise StripsIntError(str(path), None, f"not an overcooked-ai layout file: {exc}") from None
-    return parse_grid(grid, name, str(path))
+        tree = ast.parse(read_text(path), mode="eval")
+        data = ast.literal_eval(_floats_to_constants(tree.body, source))
+    except (ValueError, SyntaxError, TypeError) as exc:
+        raise StripsIntError(source, None, f"not an overcooked-ai layout file: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("grid"), str):
+        raise StripsIntError(source, None, "not an overcooked-ai layout file: no \"grid\" text")
+    return data
+
+
+def _floats_to_constants(node: ast.expr, source: str) -> ast.expr:
+    """``node`` with each ``float('<text>')`` call replaced by its constant, so literal_eval admits it."""
+
+    class _Floats(ast.NodeTransformer):
+        def visit_Call(self, call: ast.Call) -> ast.AST:
+            if (isinstance(call.func, ast.Name) and call.func.id == "float" and len(call.args) == 1
+                    and not call.keywords and isinstance(call.args[0], ast.Constant)
+                    and str(call.args[0].value).strip().lower() in _FLOAT_WORDS):
+                return ast.copy_location(ast.Constant(float(call.args[0].value)), call)
+            raise StripsIntError(source, f"line {call.lineno}", "a layout file may call only float('inf')")
+
+    return _Floats().visit(node)
+
+
+_FLOAT_WORDS = {"inf", "+inf", "-inf", "infinity", "-infinity", "nan"}
+
+
+def _read_layout_file(path: Path, name: str) -> Layout:
+    """A layout from an overcooked-ai ``.layout`` file, with its orders and values (new rules)."""
+    data = read_layout_dict(path)
+    return with_recipes(parse_grid(data["grid"], name, str(path)), data)
+
+
+def with_recipes(layout: Layout, data: dict[str, Any]) -> Layout:
+    """``layout`` under overcooked-ai's new rules with the orders and values of a layout dict."""
+    orders, bonus = layout_orders(data)
+    return replace(layout, old_rules=bool(data.get("old_dynamics", False)), orders=orders, bonus=bonus,
+                   values=layout_values(data))

@@ -24,6 +24,7 @@ from strips_int.trace import Grounder, Step, Trace, apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
+from .recipes import Recipe, Values, every_recipe
 
 #: The action schemas the lifter produces (checked against the domain before a game is read).
 NEEDED_ACTIONS = frozenset({"move", "take", "take-onion", "take-tomato", "take-dish", "put", "start-soup", "add-ingredient",
@@ -96,12 +97,16 @@ def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]
     return objects, static
 
 
-def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool = True) -> Problem:
+def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool | None = None,
+                   recipe: Recipe | None = None) -> Problem:
     """A planning problem on ``layout``: players at their start tiles, empty-handed, to deliver ``soups`` soups.
 
-    Every soup gets three fresh ingredients of each kind the layout dispenses
-    (three are needed under old rules) and one dish, and nothing more, which
-    keeps the planner's state space small.
+    Under the layout's own rules (``old_rules`` overrides them). Old rules: every
+    soup gets three fresh ingredients of each kind the layout dispenses (a pot
+    cooks at three) and one dish. New rules: each soup gets exactly the
+    ingredients of ``recipe`` (default: the layout's first makeable order) and the
+    goal pins them in the soup, so only a soup of that ordered recipe counts.
+    Nothing more is made fresh, which keeps the planner's state space small.
     """
     source = f"layout {layout.name}"
     if soups < 1:
@@ -109,7 +114,18 @@ def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bo
     starts = layout.starts()
     if not starts:
         raise StripsIntError(source, None, "the grid has no start tiles (digits 1, 2, ... on floor)")
-    objects, init = terrain(layout, old_rules)
+    old = layout.old_rules if old_rules is None else old_rules
+    dispensed = {STATIONS[layout.tile(p)].split("-")[0] for p in layout.positions() if layout.tile(p) in ("O", "T")}
+    if old:
+        per_soup = tuple(k for k in ("onion", "tomato") if k in dispensed for _ in range(3))
+    else:
+        per_soup = recipe or next(iter(makeable_recipes(layout)), ())
+        if not per_soup:
+            raise StripsIntError(source, None, "no ordered recipe can be made from the layout's dispensers")
+    # A soup of three cooks by itself: whoever adds the third ingredient stands at the pot and could start
+    # it, so who-can-do-what is unchanged, and the planner is spared new cooking's dead ends (a pot
+    # started too early can never take the rest of the recipe).
+    objects, init = terrain(layout, old or len(per_soup) == 3)
     for pos in layout.positions():
         if layout.tile(pos) == "X":
             init.add(("empty", station(layout, pos)))
@@ -119,15 +135,34 @@ def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bo
         agent = agent_name(j)
         objects[agent] = "agent"
         init |= {("at", agent, cell(pos)), ("occupied", cell(pos)), ("hand-empty", agent)}
-    dispensed = {STATIONS[layout.tile(p)] for p in layout.positions() if layout.tile(p) in ("O", "T")}
-    kinds = ["soup", "dish"] * soups + [k for k in ("onion", "tomato") if f"{k}-dispenser" in dispensed] * 3 * soups
     counts: dict[str, int] = {}
-    for kind in kinds:
-        counts[kind] = counts.get(kind, 0) + 1
-        objects[f"{kind}{counts[kind]}"] = kind
-        init.add(("fresh", f"{kind}{counts[kind]}"))
-    goal = [("delivered", f"soup{i}") for i in range(1, soups + 1)]
+    goal: list[Fact] = []
+    for n in range(1, soups + 1):
+        soup = f"soup{n}"
+        goal.append(("delivered", soup))
+        for kind in ("soup", "dish", *per_soup):
+            counts[kind] = counts.get(kind, 0) + 1
+            name = f"{kind}{counts[kind]}"
+            objects[name] = kind
+            init.add(("fresh", name))
+            if not old and kind in dispensed:
+                goal.append(("in-soup", name, soup))
     return make_problem(domain, f"overcooked-{layout.name}", objects, init, goal, source)
+
+
+def makeable_recipes(layout: Layout) -> list[Recipe]:
+    """The layout's ordered recipes its dispensers can make, one per set of ingredient kinds, the smallest.
+
+    One per kind set because whether an agent can make a soup depends on the
+    dispensers it reaches, not on how many trips it takes (SPEC is silent: the
+    choice keeps RC to at most three planner problems per layout).
+    """
+    dispensed = {STATIONS[layout.tile(p)].split("-")[0] for p in layout.positions() if layout.tile(p) in ("O", "T")}
+    chosen: dict[frozenset[str], Recipe] = {}
+    for order in sorted(layout.orders or every_recipe(), key=lambda r: (len(r), r)):
+        if set(order) <= dispensed:
+            chosen.setdefault(frozenset(order), order)
+    return list(chosen.values())
 
 
 class _Lifter:
@@ -243,7 +278,7 @@ class _Lifter:
             return ("move", agent, here, cell(q.pos))
         tile = self.layout.tile(target)
         h, g = p.held, q.held
-        if h == g and not self._starts_cooking(tracker, target, before, after, h):
+        if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
         if logged is not None and logged != INTERACT:
             raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
@@ -291,17 +326,27 @@ class _Lifter:
             tracker.holding[j] = soup
             return ("plate-soup", agent, held, soup, place, here)
         elif h is None and g is None and tile == "P":
+            tracker.status[tracker.pots[target]] = "cooking"
             return ("start-cooking", agent, tracker.pots[target], place, here)
         raise self.fail(where, f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
     def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
-                        held: Item | None) -> bool:
-        """New rules: an empty-handed interaction turns the faced pot from idle to cooking."""
+                        held: Item | None, logged: Move | None) -> bool:
+        """New rules: an empty-handed interaction turns the faced pot from idle to cooking.
+
+        As overcooked-ai resolves interactions, in player order: the first player
+        (of the order being tried) who logged an interact facing the pot starts it;
+        a player whose logged action is not interact did not, and once started the
+        pot is no longer idle for the next player.
+        """
         if self.game.old_rules or held is not None or target not in tracker.pots:
             return False
+        if logged is not None and logged != INTERACT:
+            return False
         old, new = before.objects.get(target), after.objects.get(target)
-        return bool(old and new and old.status == "idle" and new.status in ("cooking", "ready"))
+        return bool(old and new and tracker.status[tracker.pots[target]] == "idle" and old.status == "idle"
+                    and new.status in ("cooking", "ready"))
 
     def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
         """Cooking steps that bring each pot's soup to the status the next state shows."""
@@ -337,7 +382,6 @@ class _Lifter:
             steps += [(i, atom) for atom in chosen]
             if after is None:
                 continue
-            self._mark_cooking_started(tracker, chosen)
             for atom in self.environment(tracker, after):
                 failure = self.apply(state, atom, f"step {i}")
                 if failure:
@@ -347,7 +391,8 @@ class _Lifter:
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps)]
+        values = self.layout.values if self.layout.orders is not None else None
+        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values)]
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
                                self.static | self.init, goal, self.source)
         return problem, steps
@@ -380,12 +425,6 @@ class _Lifter:
                 return attempt, chosen, trial
         raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
 
-    @staticmethod
-    def _mark_cooking_started(tracker: _Tracker, chosen: list[Fact]) -> None:
-        for atom in chosen:
-            if atom[0] == "start-cooking":
-                tracker.status[atom[2]] = "cooking"
-
     def _cross_check(self, tracker: _Tracker, i: int, after: RawState) -> None:
         """The tracked holdings, counters and pots must match what the next state shows."""
         for j, player in enumerate(after.players):
@@ -411,25 +450,25 @@ class _Lifter:
 OLD_RULES_SOUP_REWARD = 20.0
 
 
-def rewarded_soups(game: Game, steps: list[tuple[int, Fact]]) -> list[str]:
+def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
     ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
-    be exactly 20 per soup it delivers. New rules: a step that delivers must be
-    rewarded unless its soup is of no ordered recipe (reward 0: delivered for
-    nothing, not a goal); a reward on a step that delivers nothing, or a negative
-    one, is an error. Choice: the recipe of an unrewarded new-rules soup is not
-    checked against the orders (the reward already says it earned nothing). A game
-    that logs no reward has every delivered soup as its goal.
+    be exactly 20 per soup it delivers. New rules: a soup earns reward only when
+    its recipe is among the orders its state shows; with the layout's ``values``
+    known the step's reward must be exactly what overcooked-ai's
+    ``get_recipe_value`` gives (bonus orders included), else it must be positive
+    exactly when an ordered soup is delivered. A soup of no order is delivered for
+    nothing and is no goal. A game that logs no reward has every delivered soup as its goal.
     """
-    delivered: dict[int, list[str]] = {}
+    delivered: dict[int, list[tuple[str, Recipe | None]]] = {}
     for i, atom in steps:
         if atom[0] == "deliver":
-            delivered.setdefault(i, []).append(atom[2])
+            delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
-        return [soup for i in sorted(delivered) for soup in delivered[i]]
+        return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
     if len(game.rewards) != len(game.actions):
         raise StripsIntError(game.source, None, f"{len(game.rewards)} rewards logged for "
                              f"{len(game.actions)} joint actions: they must be one per action")
@@ -442,12 +481,35 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]]) -> list[str]:
                 raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
                                      f"{len(soups)} soup(s), {OLD_RULES_SOUP_REWARD:g} each under the old rules: "
                                      f"{expected:g}")
-        elif reward < 0 or (reward > 0 and not soups):
+            goal += [soup for soup, _ in soups]
+            continue
+        state = game.states[i] if i < len(game.states) else None
+        orders = state.orders if state is not None else None
+        ordered = [(soup, r) for soup, r in soups if orders is None or r is None or r in orders]
+        known = orders is not None and all(r is not None for _, r in soups)
+        if values is not None and known:
+            expected = sum(values.reward(r, orders, state.bonus) for _, r in soups)
+            if reward != expected:
+                raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                     f"{_recipes_shown(soups)}, worth {expected:g} by the layout's orders and values")
+        elif reward < 0 or (reward > 0) != bool(ordered) and (reward > 0 or known):
             raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
-                                 f"{len(soups)} soup(s)")
+                                 f"{len(soups)} soup(s), {len(ordered)} of an ordered recipe")
         if reward > 0:
-            goal += soups
+            goal += [soup for soup, _ in ordered]
     return goal
+
+
+def _delivered_recipe(game: Game, i: int, agent: str) -> Recipe | None:
+    """The recipe of the soup ``agent`` holds in state ``i``, when the game shows it."""
+    seat = int(agent.removeprefix("player"))
+    state = game.states[i] if i < len(game.states) else None
+    held = state.players[seat].held if state is not None and seat < len(state.players) else None
+    return held.ingredients if held is not None and held.kind == "soup" and held.ingredients else None
+
+
+def _recipes_shown(soups: list[tuple[str, Recipe | None]]) -> str:
+    return ", ".join(f"{soup} ({'+'.join(r or ('?',))})" for soup, r in soups) or "no soup"
 
 
 def _show(item: Item | None) -> str:
@@ -461,6 +523,6 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     steps = tuple(
         Step(index=k, t=t, action=lifter.grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
     )
-    full_meta = {"layout": layout.name, "reward": game.reward,
+    full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
