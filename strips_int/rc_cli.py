@@ -145,27 +145,38 @@ def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
 
 
 def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, Any]:
-    """The domain and problem the arguments name: a PDDL pair, or the start problem of the one grounder
-    whose options are given (its first given option names the layout or scenario)."""
+    """The domain and problem the arguments name: a PDDL pair, or a grounder's start problem.
+
+    The grounders that declare a given option are asked in turn, the one declaring most of the given
+    options first (registry order breaks ties); the first given option of the first one names the
+    layout or scenario, and the first grounder that knows the name answers. So ``--layout NAME``
+    reaches JaxMARL's layouts when no Overcooked layout has that name.
+    """
     from strips_int.grounders import registered
 
     from .domain import load_domain, load_problem
 
     given = grounder_options(args)
-    chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)]
     named = load_domain(args.domain) if args.domain else None
-    if len(chosen) > 1 and named is not None:  # grounders sharing an option (--layout): DOMAIN decides
-        chosen = [g for g in chosen if g.domain == named.name]
-    if len(chosen) > 1:
-        parser.error(f"options of several grounders given ({', '.join(g.name for g in chosen)}): name DOMAIN")
+    chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)
+              and (named is None or g.domain == named.name)]
+    chosen.sort(key=lambda g: -sum(o.dest in given for o in g.options))
     if chosen:
-        grounder = chosen[0]
-        mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
-        domain = named or load_domain(grounder.domain)
-        problem = grounder.start_problem(str(next(iter(mine.values()))), domain, **mine)
-        if problem is None:
-            parser.error(f"the {grounder.name} grounder has no start problems")
-        return domain, problem
+        name = str(next(given[o.dest] for o in chosen[0].options if o.dest in given))
+        first_error = None
+        for grounder in chosen:
+            mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
+            domain = named or load_domain(grounder.domain)
+            try:
+                problem = grounder.start_problem(name, domain, **mine)
+            except StripsIntError as exc:
+                first_error = first_error or exc
+                continue
+            if problem is not None:
+                return domain, problem
+        if first_error is not None:
+            raise first_error
+        parser.error(f"no grounder has a start problem named {name!r}")
     if named is not None and args.problem:
         return named, load_problem(named, args.problem)
     parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "

@@ -14,7 +14,10 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import os
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -27,7 +30,7 @@ from strips_int.task import Problem
 from strips_int.trace import Trace
 
 from ..base import Option
-from ..overcooked.layouts import Layout
+from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 from .game import DELIVERY_REWARD, rollout_game
 from .rollout import FORMAT, is_rollout, layout_rows, load_rollout, rollout_arrays, save_rollout
@@ -62,12 +65,31 @@ def rollout_trace(states: Sequence[Any], actions: Sequence[Any], rewards: Sequen
     return arrays_trace(rollout_arrays(env, states, actions, rewards), domain, source)
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """jaxmarl prints on import, and a module under it rebinds ``sys.stdout``: move file descriptor 1
+    to stderr meanwhile (stdout keeps only the report, e.g. ``--json``) and put back the streams the
+    caller had (a notebook's or a test's)."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+        sys.stdout, sys.stderr = streams
+
+
 def jaxmarl_layout(name: str) -> Layout | None:
     """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
     unknown, or jaxmarl not installed."""
     if importlib.util.find_spec("jaxmarl") is None:
         return None
-    from jaxmarl.environments.overcooked.layouts import overcooked_layouts
+    with _stdout_to_stderr():
+        from jaxmarl.environments.overcooked.layouts import overcooked_layouts
 
     layout = overcooked_layouts.get(name)
     if layout is None:
@@ -83,7 +105,9 @@ class _JaxMARL:
     name = "jaxmarl"
     domain = "overcooked"
     actions = ACTIONS
-    options = (Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int),)
+    options = (Option("--layout", "layout", "layout name (default: the one the game names; jaxmarl:NAME for "
+                      "JaxMARL's own where an Overcooked layout has the same name)", "NAME"),
+               Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int))
 
     def recognizes(self, path: Path) -> bool:
         return is_rollout(path)
@@ -97,6 +121,8 @@ class _JaxMARL:
     def start_problem(self, name: str, domain: Domain, soups: int | None = None, **_: Any) -> Problem | None:
         """Players at the start tiles of JaxMARL layout ``name`` (``jaxmarl:`` prefix optional, to tell
         its ``cramped_room`` from the classic one), to deliver ``soups`` soups; None for another name."""
+        if not name.startswith("jaxmarl:") and name in known_layouts():
+            return None  # an Overcooked layout of that name comes first; jaxmarl:NAME asks for JaxMARL's
         layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))
         return None if layout is None else layout_problem(layout, domain, soups or 1)
 
