@@ -14,9 +14,9 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import os
+import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -65,37 +65,37 @@ def rollout_trace(states: Sequence[Any], actions: Sequence[Any], rewards: Sequen
     return arrays_trace(rollout_arrays(env, states, actions, rewards), domain, source)
 
 
-@contextlib.contextmanager
-def _stdout_to_stderr() -> Iterator[None]:
-    """jaxmarl prints on import, and a module under it rebinds ``sys.stdout``: move file descriptor 1
-    to stderr meanwhile (stdout keeps only the report, e.g. ``--json``) and put back the streams the
-    caller had (a notebook's or a test's)."""
-    streams = sys.stdout, sys.stderr
-    sys.stdout.flush()
-    saved = os.dup(1)
-    os.dup2(2, 1)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-        sys.stdout, sys.stderr = streams
+#: Run in a child process: prints JaxMARL's layout ``sys.argv[1]`` as JSON lists (or null), last line.
+_LAYOUT_CHILD = """
+import json, sys
+import numpy as np
+from jaxmarl.environments.overcooked.layouts import overcooked_layouts
+layout = overcooked_layouts.get(sys.argv[1])
+print(json.dumps(None if layout is None else {key: np.asarray(value).ravel().tolist()
+                                              for key, value in layout.items()}))
+"""
 
 
 def jaxmarl_layout(name: str) -> Layout | None:
     """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
-    unknown, or jaxmarl not installed."""
+    unknown, or jaxmarl not installed.
+
+    jaxmarl is imported in a child process: importing it starts JAX's threads (and prints), and the
+    planner then forks its time-limited child, which JAX's threads can deadlock.
+    """
     if importlib.util.find_spec("jaxmarl") is None:
         return None
-    with _stdout_to_stderr():
-        from jaxmarl.environments.overcooked.layouts import overcooked_layouts
-
-    layout = overcooked_layouts.get(name)
+    child = subprocess.run([sys.executable, "-c", _LAYOUT_CHILD, name], capture_output=True, text=True)
+    lines = child.stdout.strip().splitlines()
+    if child.returncode != 0 or not lines:
+        last = (child.stderr.strip().splitlines() or ["no output"])[-1]
+        raise StripsIntError(f"jaxmarl layout {name}", None, f"reading it from jaxmarl failed: {last}")
+    layout = json.loads(lines[-1])
     if layout is None:
         return None
-    width = int(layout["width"])
-    starts = [(int(i) % width, int(i) // width) for i in np.asarray(layout["agent_idx"]).ravel()]
+    width = int(layout["width"][0])
+    layout["height"], layout["width"] = int(layout["height"][0]), width
+    starts = [(int(i) % width, int(i) // width) for i in layout["agent_idx"]]
     return Layout(name=name, rows=layout_rows(layout, starts))
 
 
