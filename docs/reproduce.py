@@ -435,7 +435,7 @@ def headline(groups: dict[tuple[str, str], list[Measured]], theirs: dict[str, Pu
     out += [markdown_table(["layout", "games S", "rho S [95 % CI]", "games P", "rho P [95 % CI]"], body)]
     rc_games = [m for a in AGENTS for m in groups[a, RC]]
     per_soup = sum(m.constructive == 4 * m.reward / 20 for m in rc_games)
-    out += [f"On forced_coordination every soup needs three onions and a dish passed across the counter: Int_cons is",
+    out += ["On forced_coordination every soup needs three onions and a dish passed across the counter: Int_cons is",
             f"exactly 4 per rewarded soup (reward / 5) in {per_soup} of {len(rc_games)} games, so there reward and",
             "Int_cons measure almost the same thing by construction.", ""]
     non_rc_low = all(verdict(rc_effects[a]) == "> 0" for a in AGENTS)
