@@ -87,7 +87,7 @@ def test_a_state_that_does_not_follow_names_its_step(domain, rollouts, tmp_path)
     arrays = _arrays(rollouts / "handover.npz")
     last = len(arrays["actions"]) - 1
     np.savez(tmp_path / "unpaid.npz", **{**arrays, "rewards": np.zeros(last + 1)})  # the delivery went unrewarded
-    with pytest.raises(StripsIntError, match=rf"unpaid.npz: step {last}: reward 0, but the states show 1 soup"):
+    with pytest.raises(StripsIntError, match=rf"unpaid.npz: step {last}: logged reward 0, but the step delivers 1 soup"):
         read_rollout(tmp_path / "unpaid.npz", domain)
     inventory = arrays["agent_inv"].copy()
     inventory[5] = [1, 9]  # agent 1 suddenly holds a plated soup

@@ -18,7 +18,6 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -32,7 +31,7 @@ from strips_int.trace import Trace
 from ..base import Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
-from .game import DELIVERY_REWARD, rollout_game
+from .game import rollout_game
 from .rollout import FORMAT, is_rollout, layout_rows, load_rollout, rollout_arrays, save_rollout
 
 __all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "read_rollout", "rollout_trace", "save_rollout"]
@@ -43,15 +42,9 @@ ACTIONS = frozenset({"move", "take", "take-onion", "take-dish", "put", "start-so
 
 
 def arrays_trace(arrays: dict[str, np.ndarray], domain: Domain, source: str) -> Trace:
-    """The trace of a rollout's arrays; every step's reward must be 20 per soup delivered in it."""
-    game, layout, rewards = rollout_game(arrays, source)
-    trace = lift_game(game, layout, domain)
-    delivered = Counter(step.t for step in trace.steps if step.action.name == "deliver")
-    for t, reward in enumerate(rewards):
-        if reward != DELIVERY_REWARD * delivered[t]:
-            raise StripsIntError(source, f"step {t}", f"reward {reward:g}, but the states show "
-                                 f"{delivered[t]} soup(s) delivered ({DELIVERY_REWARD:g} each)")
-    return trace
+    """The trace of a rollout's arrays; every step's reward must be 20 per soup delivered in it
+    (the old-rules check of :func:`~strips_int.grounders.overcooked.lift.rewarded_soups`)."""
+    return lift_game(*rollout_game(arrays, source), domain)
 
 
 def read_rollout(path: str | Path, domain: Domain) -> Trace:

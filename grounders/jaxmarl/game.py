@@ -26,7 +26,6 @@ from .rollout import STATE_FIELDS
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
-DELIVERY_REWARD = 20.0
 COOK_TIME = 20
 # common.OBJECT_TO_INDEX codes this reader meets.
 _EMPTY, _WALL, _ONION, _ONION_PILE, _PLATE, _PLATE_PILE, _GOAL, _POT, _DISH, _AGENT = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
@@ -61,8 +60,8 @@ def _array(arrays: dict[str, np.ndarray], key: str, shape: tuple[int | None, ...
     return value.astype(np.int64)
 
 
-def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layout, np.ndarray]:
-    """The game, its layout and the per-step rewards of a rollout's arrays.
+def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layout]:
+    """The game (with its per-step rewards) and the layout of a rollout's arrays.
 
     JaxMARL's ``env.step`` replaces the state after the last step by a fresh
     ``reset`` one when the episode ends; such a last state (``step`` back to
@@ -113,8 +112,9 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     states = [_state(places, codes[t], status[t], pos[t], facing[t], inv[t], source, t) for t in range(count)]
     moves = [tuple(_action(int(a), source, i, j) for j, a in enumerate(joint)) for i, joint in enumerate(actions)]
     game = Game(source=source, layout=name, states=states, actions=moves, reward=float(rewards.sum()),
-                cook_time=COOK_TIME, old_rules=True, meta={"format": "jaxmarl-npz"})
-    return game, layout, rewards.astype(np.float64)
+                rewards=tuple(float(r) for r in rewards), cook_time=COOK_TIME, old_rules=True,
+                meta={"format": "jaxmarl-npz"})
+    return game, layout
 
 
 def _action(index: int, source: str, step: int, agent: int) -> Move:
