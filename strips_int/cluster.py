@@ -20,7 +20,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .domain import Domain
 from .errors import StripsIntError
-from .evaluate import file_rows
+from .evaluate import error_row, file_rows
 
 #: Files per task at most; at about 45 ms a game, 16 files keep a task under a second.
 MAX_BATCH = 16
@@ -43,8 +43,7 @@ def batches(files: Sequence[Path], workers: int) -> list[Sequence[Path]]:
 def lost_rows(paths: Sequence[Path], exc: BaseException) -> list[list[dict[str, Any]]]:
     """One error row per file of a batch the cluster could not finish."""
     cause = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return [[{"source": str(path), "folder": path.parent.name,
-              "error": str(StripsIntError(str(path), None, f"lost on the Dask cluster ({cause})"))}]
+    return [[error_row(str(path), StripsIntError(str(path), None, f"lost on the Dask cluster ({cause})"))]
             for path in paths]
 
 

@@ -72,7 +72,8 @@ def game_row(report: Report) -> dict[str, Any]:
     return row
 
 
-def _error_row(source: str, error: StripsIntError) -> dict[str, Any]:
+def error_row(source: str, error: StripsIntError) -> dict[str, Any]:
+    """The row of a game that could not be read or analysed."""
     return {"source": source, "folder": Path(source).parent.name, "error": str(error)}
 
 
@@ -85,7 +86,7 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[di
         try:
             rows.append(game_row(report_of(domain, result)))
         except StripsIntError as exc:
-            rows.append(_error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
+            rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
     return rows
 
 
@@ -196,6 +197,14 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
                                      + "\n".join(lines) + "\n")
 
 
+def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
+    """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
+    columns = write_games_csv(out / "games.jsonl", out / "games.csv")
+    metrics, table = summarize_games(out / "games.csv", keys, resamples, seed)
+    write_summaries(out, keys, metrics, table)
+    return columns
+
+
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog,
                                      description="Analyse many games and write per-game and grouped tables.")
@@ -276,12 +285,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         print(file=sys.stderr)
     settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
     write_manifest(args.out, manifest(domain.source, files, picked, counts, shard, settings))
-    columns = write_games_csv(jsonl, args.out / "games.csv")
+    columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
     missing = [k for k in args.group_by if k not in columns]
     if missing:
         print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
-    metrics, table = summarize_games(args.out / "games.csv", args.group_by, args.resamples, args.seed)
-    write_summaries(args.out, args.group_by, metrics, table)
     seconds = time.perf_counter() - start
     print(f"{games} games, {errors} errors, {seconds:.1f} s ({games / seconds:.1f} games/s) -> {args.out}",
           file=sys.stderr)

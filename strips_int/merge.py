@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import StripsIntError
-from .evaluate import summarize_games, write_games_csv, write_summaries
+from .evaluate import write_tables
 from .shards import Manifest, check_shards, merged_lines, read_manifest, write_manifest
 
 
@@ -36,10 +36,7 @@ def merge(folders: Sequence[Path], out: Path) -> tuple[int, int]:
     files = sorted(f for _, value in shards for f in value.files)
     write_manifest(out, Manifest(first.version, first.domain, first.domain_sha256, first.options, 0, 1,
                                  first.total, first.list_sha256, tuple(files)))
-    write_games_csv(out / "games.jsonl", out / "games.csv")
-    keys = first.options["group_by"]
-    metrics, table = summarize_games(out / "games.csv", keys, first.options["resamples"], first.options["seed"])
-    write_summaries(out, keys, metrics, table)
+    write_tables(out, first.options["group_by"], first.options["resamples"], first.options["seed"])
     return games, errors
 
 
