@@ -31,7 +31,7 @@ from typing import Generic, Hashable, Iterator, Mapping, Sequence, TypeVar
 
 from .domain import Domain
 from .interdependence import Finding, Interdependence
-from .reachability import Reachable, _complete, _Index, _join, relaxed_reachable
+from .reachability import Reachable, _complete, _Index, _join, _unify, relaxed_reachable
 from .task import Fact, GroundAction, Problem, format_fact
 
 T = TypeVar("T")
@@ -202,13 +202,7 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
         for pred, terms in schema.add:
             if pred != fact[0] or len(terms) != len(fact) - 1:
                 continue
-            binding: list | None = [None] * len(schema.params)
-            for term, value in zip(terms, fact[1:]):
-                if isinstance(term, int) and binding[term] in (None, value) and value in allowed[term]:
-                    binding[term] = value
-                elif term != value:
-                    binding = None
-                    break
+            binding = _unify((pred, terms), fact, [None] * len(schema.params), allowed)
             if binding is None or (schema.actor is not None and binding[schema.actor] not in (None, agent)):
                 continue
             if schema.actor is not None:
