@@ -16,3 +16,24 @@ class StripsIntError(Exception):
         self.message = message
         place = f"{source}: {where}" if where else source
         super().__init__(f"{place}: {message}")
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """A bounded description of an input value for an error message.
+
+    Never the whole value: input can be unbounded (a 60-level list sharing its halves
+    has a repr 2**60 items long), so containers are named by kind and size, long
+    strings and numbers are cut.
+    """
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if abs(value) < 10**20 else "a number with more than 20 digits"
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:limit])
+        return text if len(value) <= limit else f"{text[:-1]}...{text[-1]} ({len(value)} characters)"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} keys"
+    return f"a {type(value).__name__}"
