@@ -11,20 +11,14 @@ import dataclasses
 import functools
 import importlib.resources
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
-import lark
-from pddl.exceptions import PDDLValidationError
-from pddl.logic.base import And, Not
-from pddl.logic.predicates import EqualTo, Predicate
-from pddl.logic.terms import Constant, Variable
-from pddl.parser.domain import DomainParser
-from pddl.parser.problem import ProblemParser
-
-from .errors import StripsIntError
-from .files import read_text
+from . import domain_cache
+from .errors import StripsIntError, brief, cut
+from .files import decode, read_bytes, read_text
 from .task import Fact, GroundAction, Problem, format_fact, parse_atom
 
 #: A term of a compiled atom: a parameter position (int) or a constant name (str).
@@ -35,6 +29,8 @@ Template = tuple[str, tuple[Term, ...]]
 PRAGMA_KEYS = ("navigation-actions", "position-predicates", "ignore-predicates")
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
 _ROOT_TYPE = "object"
+#: A PDDL name as pddl's grammar lexes it (at most 200 characters here, so messages stay short).
+_NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{0,199}\Z")
 
 
 @dataclass(frozen=True)
@@ -150,25 +146,92 @@ def _ancestors(parents: Mapping[str, str], obj_type: str) -> frozenset[str]:
 
 
 @functools.cache
-def _domain_parser() -> DomainParser:
-    """Building a lark parser takes ~0.1 s; build it once per process."""
+def _domain_parser():
+    """Building a lark parser takes ~0.1 s; build it once per process (pddl is imported only to parse)."""
+    from pddl.parser.domain import DomainParser
+
     return DomainParser()
 
 
 @functools.cache
-def _problem_parser() -> ProblemParser:
+def _problem_parser():
     """Building a lark parser takes ~0.1 s; build it once per process."""
+    from pddl.parser.problem import ProblemParser
+
     return ProblemParser()
 
 
+#: How a syntax error names the grammar's terminals that stand for input text (never echoed).
+_TERMINALS = {"NAME": "a name", "NUMBER": "a number", "$END": "the end of the file", "LPAR": "'('", "RPAR": "')'"}
+#: What each PDDL requirement that pddl asks for adds beyond STRIPS, for the error that names it.
+_NOT_STRIPS = {
+    "disjunctive-preconditions": "(or ...)", "existential-preconditions": "(exists ...)",
+    "universal-preconditions": "(forall ...)", "quantified-preconditions": "(exists ...) or (forall ...)",
+    "conditional-effects": "(when ...)", "numeric-fluents": "numbers", "fluents": "numbers",
+}
+
+
 def _parse(parser, text: str, source: str):
+    """Parse with a cached `pddl` parser; every failure of the parser is a :class:`StripsIntError`.
+
+    pddl's transformer keeps state between calls (declared types, constants,
+    predicates), and a failed parse leaves it half-set so that every later parse
+    fails: it is reset before each call. pddl also sets ``sys.tracebacklimit``
+    to 0 while parsing and leaves it so when parsing fails: it is put back.
+    """
+    import lark
+    from pddl.exceptions import PDDLError, PDDLMissingRequirementError
+
+    parser._transformer.__init__()
+    limit = getattr(sys, "tracebacklimit", None)
     try:
         return parser(text)
     except lark.exceptions.UnexpectedInput as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise StripsIntError(source, f"line {exc.line}, column {exc.column}", first) from None
-    except (lark.exceptions.LarkError, PDDLValidationError) as exc:
-        raise StripsIntError(source, None, f"invalid PDDL: {exc}") from None
+        raise StripsIntError(source, f"line {exc.line}, column {exc.column}", _syntax_error(exc)) from None
+    except PDDLMissingRequirementError as exc:
+        raise StripsIntError(source, None, _missing_requirement(str(exc))) from None
+    except RecursionError:
+        raise StripsIntError(source, None, "invalid PDDL: nested too deeply") from None
+    except PDDLError as exc:
+        raise StripsIntError(source, None, f"invalid PDDL: {_pddl_message(str(exc))}") from None
+    except Exception as exc:  # lark's other errors, pddl's asserts, and whatever Python raises inside them
+        raise StripsIntError(source, None, f"invalid PDDL ({type(exc).__name__}): {_pddl_message(str(exc))}") from None
+    finally:
+        if limit is None:
+            sys.__dict__.pop("tracebacklimit", None)
+        else:
+            sys.tracebacklimit = limit
+
+
+def _syntax_error(exc) -> str:
+    """A lark syntax error described, never echoing the input (a problem path may name any file)."""
+    token = getattr(exc, "token", None)
+    if token is not None:
+        found = _TERMINALS.get(token.type) or (f"'{token}'" if len(token) <= 30 else "a keyword")
+    else:
+        char = getattr(exc, "char", "")
+        found = (f"character {char!r}" if char.isascii() and char.isprintable()
+                 else f"character U+{ord(char):04X}" if char else "input")
+    expected = sorted(_TERMINALS.get(name, name.lower().replace("_", "-")) for name in getattr(exc, "expected", ()) or ())
+    wanted = f"; expected {' or '.join(expected)}" if 0 < len(expected) <= 4 else ""
+    return f"syntax error: unexpected {found}{wanted}"
+
+
+def _missing_requirement(message: str) -> str:
+    match = re.search(r":([\w-]+)", message)
+    requirement = match.group(1) if match else ""
+    if requirement in _NOT_STRIPS:
+        return (f"uses {_NOT_STRIPS[requirement]}, which is not STRIPS: strips_int reads preconditions and goals "
+                f"that are conjunctions of literals (and :{requirement} is not declared either)")
+    return f"invalid PDDL: uses :{requirement} without declaring it in (:requirements ...)"
+
+
+def _pddl_message(text: str) -> str:
+    """pddl's message, bounded: its first line, without the token list some messages start with."""
+    line = text.strip().splitlines()[0] if text.strip() else "no details"
+    if line.startswith("error while parsing tokens") and "]: " in line:
+        line = line.rsplit("]: ", 1)[1]
+    return line if len(line) <= 200 else line[:200] + "..."
 
 
 def packaged_domain(name: str) -> Path:
@@ -190,17 +253,35 @@ def domain_file(path: str | Path) -> Path:
 
 
 def load_domain(path: str | Path) -> Domain:
-    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas."""
+    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas.
+
+    Compiled once: the result is kept in the on-disk cache (:mod:`strips_int.domain_cache`),
+    keyed by the file's bytes, so later processes skip the parser (0.1-0.2 s).
+    """
     path = domain_file(path)
     source = str(path)
-    text = read_text(path)
+    data = read_bytes(path)
+    cached = domain_cache.load("domain", data)
+    if cached is not None:
+        try:
+            return domain_from_json(cached, source)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # a damaged or foreign entry: compiled again and rewritten
+    domain = parse_domain(decode(data, source), source)
+    domain_cache.store("domain", data, domain_to_json(domain))
+    return domain
+
+
+def parse_domain(text: str, source: str) -> Domain:
+    """Parse and check a domain's PDDL text (see :func:`load_domain`)."""
     parsed = _parse(_domain_parser(), text, source)
-    parents = {str(t).lower(): (str(p).lower() if p else _ROOT_TYPE) for t, p in parsed.types.items()}
+    parents = _unique(source, "type", ((str(t).lower(), str(p).lower() if p else _ROOT_TYPE)
+                                       for t, p in parsed.types.items()))
     parents.pop(_ROOT_TYPE, None)
-    constants = {str(c.name).lower(): _single_type(c.type_tags) for c in parsed.constants}
-    predicates = {
-        str(p.name).lower(): tuple(_types(t.type_tags) for t in p.terms) for p in parsed.predicates
-    }
+    _check_hierarchy(parents, source)
+    constants = _unique(source, "constant", ((str(c.name).lower(), _single_type(c.type_tags)) for c in parsed.constants))
+    predicates = _unique(source, "predicate", ((str(p.name).lower(), tuple(_types(t.type_tags) for t in p.terms))
+                                               for p in parsed.predicates))
     partial = Domain(
         name=str(parsed.name).lower(),
         source=source,
@@ -211,12 +292,10 @@ def load_domain(path: str | Path) -> Domain:
         navigation_actions=frozenset(),
         position_predicates=frozenset(),
         ignore_predicates=frozenset(),
-        type_ancestors={t: _ancestors(parents, t) for t in set(parents) | set(parents.values())},
+        type_ancestors=_type_ancestors(parents),
     )
-    schemas = {}
-    for action in sorted(parsed.actions, key=lambda a: str(a.name)):
-        schema = _compile(partial, action, source)
-        schemas[schema.name] = schema
+    schemas = _unique(source, "action", ((schema.name, schema) for schema in
+                                         (_compile(partial, a, source) for a in sorted(parsed.actions, key=lambda a: str(a.name)))))
     domain = dataclasses.replace(partial, schemas=schemas)
     pragmas: dict[str, frozenset[str]] = {}
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -226,7 +305,7 @@ def load_domain(path: str | Path) -> Domain:
         key, names = match.group(1).lower(), frozenset(match.group(2).lower().split())
         if key not in PRAGMA_KEYS:
             raise StripsIntError(
-                source, f"line {lineno}", f"unknown pragma {key!r} (known: {', '.join(PRAGMA_KEYS)})"
+                source, f"line {lineno}", f"unknown pragma {brief(key)} (known: {', '.join(PRAGMA_KEYS)})"
             )
         _check_pragma_names(domain, {key: names}, where=f"line {lineno}")
         pragmas[key] = pragmas.get(key, frozenset()) | names
@@ -238,14 +317,114 @@ def load_domain(path: str | Path) -> Domain:
     )
 
 
+def domain_to_json(domain: Domain) -> dict[str, Any]:
+    """The compiled domain as JSON (for the cache; sets as sorted lists, order of dicts kept)."""
+    return {
+        "name": domain.name,
+        "parents": dict(domain.parents),
+        "constants": dict(domain.constants),
+        "predicates": {p: [sorted(types) for types in args] for p, args in domain.predicates.items()},
+        "schemas": [
+            {"name": s.name, "params": list(s.params), "param_types": [sorted(t) for t in s.param_types],
+             "pre": _templates_json(s.pre), "neg_pre": _templates_json(s.neg_pre), "add": _templates_json(s.add),
+             "delete": _templates_json(s.delete), "equal": [list(e) for e in s.equal],
+             "unequal": [list(e) for e in s.unequal], "actor": s.actor}
+            for s in domain.schemas.values()
+        ],
+        **{key: sorted(getattr(domain, key.replace("-", "_"))) for key in PRAGMA_KEYS},
+    }
+
+
+def domain_from_json(data: Any, source: str) -> Domain:
+    """The domain :func:`domain_to_json` wrote; a value of the wrong shape raises TypeError or ValueError."""
+
+    def names(value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TypeError("expected a list of names")
+        return tuple(value)
+
+    def mapping(value: Any) -> dict[str, str]:
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise TypeError("expected an object of names")
+        return dict(value)
+
+    def schema(value: dict) -> Schema:
+        params = names(value["params"])
+
+        def terms(items: Any) -> tuple[Term, ...]:
+            if not isinstance(items, list) or not all(
+                    (isinstance(t, int) and not isinstance(t, bool) and 0 <= t < len(params))
+                    or (isinstance(t, str) and t in constants) for t in items):
+                raise ValueError("a term is neither a parameter position nor a constant")
+            return tuple(items)
+
+        def templates(items: Any) -> tuple[Template, ...]:
+            return tuple((pred, terms(args)) for pred, args in items if pred in predicates)
+
+        actor = value["actor"]
+        if actor is not None and not (isinstance(actor, int) and 0 <= actor < len(params)):
+            raise ValueError("the actor is not a parameter position")
+        compiled = Schema(
+            name=value["name"], params=params, param_types=tuple(frozenset(names(t)) for t in value["param_types"]),
+            pre=templates(value["pre"]), neg_pre=templates(value["neg_pre"]), add=templates(value["add"]),
+            delete=templates(value["delete"]), equal=tuple(terms(e) for e in value["equal"]),
+            unequal=tuple(terms(e) for e in value["unequal"]), actor=actor,
+        )
+        if (len(compiled.param_types) != len(params) or not isinstance(compiled.name, str)
+                or any(len(e) != 2 for e in compiled.equal + compiled.unequal)
+                or sum(map(len, (compiled.pre, compiled.neg_pre, compiled.add, compiled.delete)))
+                != sum(len(value[k]) for k in ("pre", "neg_pre", "add", "delete"))):
+            raise ValueError("a schema does not fit together")
+        return compiled
+
+    parents, constants = mapping(data["parents"]), mapping(data["constants"])
+    predicates = {p: tuple(frozenset(names(t)) for t in args) for p, args in data["predicates"].items()}
+    schemas = {s.name: s for s in map(schema, data["schemas"])}
+    return Domain(
+        name=data["name"], source=source, parents=parents, constants=constants, predicates=predicates,
+        schemas=schemas, **{key.replace("-", "_"): frozenset(names(data[key])) for key in PRAGMA_KEYS},
+        type_ancestors=_type_ancestors(parents),
+    )
+
+
+def _templates_json(templates: tuple[Template, ...]) -> list:
+    return [[pred, list(terms)] for pred, terms in templates]
+
+
+def _unique(source: str, kind: str, pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """``pairs`` as a dict; a name given twice is an error (pddl lets some through, and names
+    that differ only in case become one when lower-cased)."""
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise StripsIntError(source, f"{kind} {cut(name)}", "declared twice (PDDL names are case-insensitive)")
+        found[name] = value
+    return found
+
+
+def _check_hierarchy(parents: Mapping[str, str], source: str) -> None:
+    """A type that is its own ancestor is an error (pddl checks names as written, not lower-cased)."""
+    for start in sorted(parents):
+        chain = [start]
+        while chain[-1] in parents and chain[-1] != _ROOT_TYPE:
+            chain.append(parents[chain[-1]])
+            if chain[-1] in chain[:-1]:
+                shown = " -> ".join(cut(t) for t in chain[chain.index(chain[-1]):])
+                raise StripsIntError(source, "(:types ...)", f"the type hierarchy has a cycle: {shown}")
+
+
+def _type_ancestors(parents: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    return {t: _ancestors(parents, t) for t in set(parents) | set(parents.values())}
+
+
 def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], where: str | None):
     for key, names in pragmas.items():
         if key not in PRAGMA_KEYS:
-            raise StripsIntError(domain.source, where, f"unknown pragma {key!r}")
+            raise StripsIntError(domain.source, where, f"unknown pragma {brief(key)}")
         known = domain.schemas if key == "navigation-actions" else domain.predicates
         kind = "action" if key == "navigation-actions" else "predicate"
         for name in sorted(names - set(known)):
-            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {name!r} in the domain")
+            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
 
 
 def _types(tags) -> frozenset[str]:
@@ -258,41 +437,38 @@ def _single_type(tags) -> str:
 
 def _compile(domain: Domain, action, source: str) -> Schema:
     """Turn a `pddl` action into a :class:`Schema`, rejecting what STRIPS cannot say."""
+    from pddl.logic.base import Not
+    from pddl.logic.predicates import EqualTo, Predicate
+    from pddl.logic.terms import Constant, Variable
+
     name = str(action.name).lower()
-    where = f"action {name}"
+    where = f"action {cut(name)}"
     params = tuple(str(p.name).lower() for p in action.parameters)
     param_types = tuple(_types(p.type_tags) for p in action.parameters)
-    position = {p: i for i, p in enumerate(params)}
+    position = _unique(source, f"{where}: parameter", ((p, i) for i, p in enumerate(params)))
 
     def term(t) -> Term:
         if isinstance(t, Variable):
             key = str(t.name).lower()
             if key not in position:
-                raise StripsIntError(source, where, f"?{key} is not a parameter")
+                raise StripsIntError(source, where, f"?{brief(key)} is not a parameter")
             return position[key]
         if isinstance(t, Constant):
             key = str(t.name).lower()
             if key not in domain.constants:
-                raise StripsIntError(source, where, f"{key} is not a declared constant")
+                raise StripsIntError(source, where, f"{brief(key)} is not a declared constant")
             return key
-        raise StripsIntError(source, where, f"unsupported term {t}")
+        raise StripsIntError(source, where, f"unsupported term {cut(str(t))}")
 
-    def atom(p: Predicate) -> Template:
+    def atom(p) -> Template:
         pred = str(p.name).lower()
         if pred not in domain.predicates:
-            raise StripsIntError(source, where, f"undeclared predicate {pred!r} in {p}")
+            raise StripsIntError(source, where, f"undeclared predicate {brief(pred)} in {cut(str(p))}")
         if len(p.terms) != len(domain.predicates[pred]):
             raise StripsIntError(
-                source, where, f"{p} has {len(p.terms)} arguments, {pred} takes {len(domain.predicates[pred])}"
+                source, where, f"{cut(str(p))} has {len(p.terms)} arguments, {pred} takes {len(domain.predicates[pred])}"
             )
         return pred, tuple(term(t) for t in p.terms)
-
-    def conjuncts(formula) -> list:
-        if formula is None:
-            return []
-        if isinstance(formula, And):
-            return [c for op in formula.operands for c in conjuncts(op)]
-        return [formula]
 
     pre, neg_pre, equal, unequal = [], [], [], []
     for lit in conjuncts(action.precondition):
@@ -305,9 +481,8 @@ def _compile(domain: Domain, action, source: str) -> Schema:
         elif isinstance(lit, Not) and isinstance(lit.argument, EqualTo):
             unequal.append((term(lit.argument.left), term(lit.argument.right)))
         else:
-            raise StripsIntError(
-                source, where, f"precondition {lit} is not a literal (only conjunctions of literals are supported)"
-            )
+            raise StripsIntError(source, where, f"precondition {cut(str(lit))} is not STRIPS: "
+                                 "preconditions are conjunctions of literals (no or, exists, forall, imply)")
     add, delete = [], []
     for lit in conjuncts(action.effect):
         if isinstance(lit, Predicate):
@@ -315,7 +490,8 @@ def _compile(domain: Domain, action, source: str) -> Schema:
         elif isinstance(lit, Not) and isinstance(lit.argument, Predicate):
             delete.append(atom(lit.argument))
         else:
-            raise StripsIntError(source, where, f"effect {lit} is not a literal (conditional and quantified effects are not supported)")
+            raise StripsIntError(source, where, f"effect {cut(str(lit))} is not STRIPS: effects are conjunctions "
+                                 "of literals (no when, forall or numbers)")
     actor = next(
         (i for i, types in enumerate(param_types) if any(domain.is_agent_type(t) for t in types)),
         None,
@@ -334,17 +510,36 @@ def _compile(domain: Domain, action, source: str) -> Schema:
     )
 
 
+def conjuncts(formula) -> list:
+    """The conjuncts of a `pddl` formula, nested ``and`` flattened (a loop: nesting can be deep)."""
+    from pddl.logic.base import And
+
+    found, pending = [], [formula]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, And):
+            pending.extend(reversed(item.operands))
+        elif item is not None:
+            found.append(item)
+    return found
+
+
+#: The longest atom text read from a trace (an action or an inline problem's fact). Real atoms
+#: are under 100 characters; the bound keeps every message that shows an atom short.
+MAX_ATOM_CHARS = 1000
+
+
 def check_fact(domain: Domain, objects: Mapping[str, str], fact: Fact) -> str | None:
     """Why ``fact`` is not a well-formed ground atom of the domain, or None."""
     pred, args = fact[0], fact[1:]
     if pred not in domain.predicates:
-        return f"unknown predicate {pred!r} in {format_fact(fact)}"
+        return f"unknown predicate {brief(pred)} in {cut(format_fact(fact))}"
     types = domain.predicates[pred]
     if len(args) != len(types):
-        return f"{format_fact(fact)} has {len(args)} arguments, {pred} takes {len(types)}"
+        return f"{cut(format_fact(fact))} has {len(args)} arguments, {pred} takes {len(types)}"
     for arg, allowed in zip(args, types):
         if arg not in objects:
-            return f"unknown object {arg!r} in {format_fact(fact)}"
+            return f"unknown object {brief(arg)} in {cut(format_fact(fact))}"
         if not domain.fits(objects[arg], allowed):
             return f"{arg} is a {objects[arg]}, not a {'/'.join(sorted(allowed))}, in {format_fact(fact)}"
     return None
@@ -358,12 +553,21 @@ def make_problem(
     goal: Iterable[Fact],
     source: str,
 ) -> Problem:
-    """Build a :class:`Problem`, checking types, predicates, arities and objects."""
-    all_objects = {**domain.constants, **{o.lower(): t.lower() for o, t in objects.items()}}
+    """Build a :class:`Problem`, checking types, predicates, arities and objects.
+
+    An object declared twice (names differ only in case) or declared with another type
+    than the domain's constant of that name is an error.
+    """
+    declared = _unique(source, "object", ((o.lower(), t.lower()) for o, t in objects.items()))
+    for obj, obj_type in declared.items():
+        if domain.constants.get(obj, obj_type) != obj_type:
+            raise StripsIntError(source, f"object {cut(obj)}",
+                                 f"is a constant of the domain, of type {domain.constants[obj]}, not {brief(obj_type)}")
+    all_objects = {**domain.constants, **declared}
     known_types = domain.type_names()
     for obj, obj_type in sorted(all_objects.items()):
         if obj_type not in known_types:
-            raise StripsIntError(source, f"object {obj}", f"unknown type {obj_type!r}")
+            raise StripsIntError(source, f"object {cut(obj)}", f"unknown type {brief(obj_type)}")
     init, goal = frozenset(init), frozenset(goal)
     for part, facts in (("init", init), ("goal", goal)):
         for fact in sorted(facts):
@@ -375,27 +579,42 @@ def make_problem(
 
 def load_problem(domain: Domain, path: str | Path) -> Problem:
     """Parse a PDDL problem file with `pddl` and check it against ``domain``."""
+    from pddl.logic.predicates import Predicate
+
     source = str(path)
     parsed = _parse(_problem_parser(), read_text(path), source)
     if parsed.domain_name and str(parsed.domain_name).lower() != domain.name:
         raise StripsIntError(
-            source, "(:domain ...)", f"problem is for domain {str(parsed.domain_name).lower()!r}, not {domain.name!r}"
+            source, "(:domain ...)", f"problem is for domain {brief(str(parsed.domain_name).lower())}, not {domain.name!r}"
         )
-    objects = {str(o.name): _single_type(o.type_tags) for o in parsed.objects}
+    objects = _unique(source, "object", ((str(o.name).lower(), _single_type(o.type_tags)) for o in parsed.objects))
     init = [_fact_of(p, source, "init") for p in parsed.init]
     goal = []
-    goal_parts = parsed.goal.operands if isinstance(parsed.goal, And) else [parsed.goal]
-    for part in goal_parts:
+    for part in conjuncts(parsed.goal):
         if not isinstance(part, Predicate):
-            raise StripsIntError(source, "goal", f"{part} is not a positive atom (goals are conjunctions of atoms)")
+            raise StripsIntError(source, "goal", f"{cut(str(part))} is not STRIPS: goals are conjunctions of "
+                                 "positive atoms (no not, or, exists, forall)")
         goal.append(_fact_of(part, source, "goal"))
     return make_problem(domain, str(parsed.name).lower(), objects, init, goal, source)
 
 
 def _fact_of(p, source: str, where: str) -> Fact:
+    from pddl.logic.predicates import Predicate
+
     if not isinstance(p, Predicate):
-        raise StripsIntError(source, where, f"{p} is not a positive ground atom")
+        raise StripsIntError(source, where, f"{cut(str(p))} is not a positive ground atom")
     return (str(p.name).lower(), *(str(t.name).lower() for t in p.terms))
+
+
+def read_atom(text: object, source: str, where: str) -> Fact:
+    """A ground atom written in trace JSON; anything else is an error that describes (not echoes) it."""
+    if isinstance(text, str) and len(text) <= MAX_ATOM_CHARS:
+        try:
+            return parse_atom(text)
+        except ValueError:
+            pass
+    longer = f" of at most {MAX_ATOM_CHARS} characters" if isinstance(text, str) and len(text) > MAX_ATOM_CHARS else ""
+    raise StripsIntError(source, where, f"{brief(text)} is not a ground atom like '(name arg1 arg2)'{longer}")
 
 
 def problem_from_dict(domain: Domain, data: object, source: str) -> Problem:
@@ -406,15 +625,14 @@ def problem_from_dict(domain: Domain, data: object, source: str) -> Problem:
     def atoms(key: str) -> list[Fact]:
         items = data.get(key, [])
         if not isinstance(items, list):
-            raise StripsIntError(source, f"problem.{key}", "must be a list of atoms like '(p a b)'")
-        try:
-            return [parse_atom(item) for item in items]
-        except ValueError as exc:
-            raise StripsIntError(source, f"problem.{key}", str(exc)) from None
+            raise StripsIntError(source, f"problem.{key}", f"must be a list of atoms like '(p a b)', found {brief(items)}")
+        return [read_atom(item, source, f"problem.{key}[{i}]") for i, item in enumerate(items)]
 
     for obj, obj_type in data["objects"].items():
-        if not isinstance(obj_type, str):
-            raise StripsIntError(source, f"problem.objects.{obj}", "the type must be a string")
-    return make_problem(
-        domain, str(data.get("name", "inline")), data["objects"], atoms("init"), atoms("goal"), source
-    )
+        if not _NAME.match(obj) or not isinstance(obj_type, str) or not _NAME.match(obj_type):
+            raise StripsIntError(source, f"problem.objects {brief(obj)}",
+                                 f"objects are written {{\"name\": \"type\"}}, each a PDDL name; found type {brief(obj_type)}")
+    name = data.get("name", "inline")
+    if not isinstance(name, str) or len(name) > MAX_ATOM_CHARS:
+        raise StripsIntError(source, "problem.name", f"must be a short string, found {brief(name)}")
+    return make_problem(domain, name, data["objects"], atoms("init"), atoms("goal"), source)

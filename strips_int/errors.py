@@ -37,3 +37,9 @@ def brief(value: object, limit: int = 60) -> str:
     if isinstance(value, dict):
         return f"an object with {len(value)} keys"
     return f"a {type(value).__name__}"
+
+
+def cut(text: str, limit: int = 80) -> str:
+    """Text for a message that may hold long input (a PDDL formula, a name), cut to ``limit``
+    characters so the message stays one short line. Unquoted, unlike :func:`brief`."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

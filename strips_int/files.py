@@ -1,20 +1,80 @@
-"""Reading input files, with errors that name the file (and, for JSON, the line and column)."""
+"""Reading input files, with errors that name the file (and, for JSON, the line and column).
+
+Input can be hostile or broken, so reading is bounded: only regular files (a
+device such as ``/dev/zero`` or a FIFO never ends), at most :data:`MAX_INPUT_BYTES`,
+UTF-8 text, JSON nested at most :data:`MAX_JSON_DEPTH` deep. JSON is parsed
+(never evaluated) by orjson where it is installed, else by :mod:`json`; both
+give the same errors.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from .errors import StripsIntError
 
+try:
+    import orjson
+except ImportError:  # optional: json does the same, a little slower
+    orjson = None
+
+#: The largest input file read (256 MiB). Real games are under 1 MB and traces of
+#: 100,000 steps about 10 MB; parsed JSON takes several times its bytes in memory,
+#: so this keeps one bad file from exhausting a worker's memory.
+MAX_INPUT_BYTES = 256 * 2**20
+#: The deepest JSON nesting read. Game formats nest under 10 levels; orjson
+#: 3.8 crashes the process (stack overflow) near a million levels, :mod:`json`
+#: raises RecursionError near 1,000, and Python code that walks values
+#: recursively (``json.dumps`` of a trace's meta) must stay under the interpreter's
+#: recursion limit of 1,000 with room for its own frames.
+MAX_JSON_DEPTH = 500
+#: A JSON number with more digits than this is read as a float, as orjson does for
+#: integers beyond 64 bits (Python refuses to convert integers of over 4,300 digits).
+MAX_INT_DIGITS = 19
+
+_KEEP = bytes(range(256)).translate(None, b'[]{}"\\')  # every byte but brackets, quotes and backslashes
+_AS_SQUARE = bytes.maketrans(b"{}", b"[]")
+_PEEL_PASSES = 16  # enough to empty the bracket skeleton of any real game file
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_INPUT_BYTES`; anything else is an error naming it."""
+    source = str(path)
+    try:  # non-blocking, so opening a FIFO does not wait for a writer; the check is on what was opened
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise StripsIntError(source, None, "cannot read: is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise StripsIntError(source, None, "cannot read: not a regular file (a device, FIFO or socket)")
+        try:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise StripsIntError(source, None, f"cannot read: larger than {MAX_INPUT_BYTES // 2**20} MiB")
+    return data
+
+
+def decode(data: bytes, source: str) -> str:
+    """``data`` as UTF-8 text; a byte that is not names its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise StripsIntError(source, f"line {line}", f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
 
 def read_text(path: str | Path) -> str:
-    """The file's UTF-8 text; an unreadable file is a :class:`StripsIntError` naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc}") from None
+    """The file's UTF-8 text (see :func:`read_bytes`); an unreadable file is a :class:`StripsIntError` naming it."""
+    return decode(read_bytes(path), str(path))
 
 
 def read_json(path: str | Path, mentioning: bytes | None = None) -> Any:
@@ -23,16 +83,67 @@ def read_json(path: str | Path, mentioning: bytes | None = None) -> Any:
     With ``mentioning``, a file whose bytes do not contain it is None, unparsed: recognizing
     a format costs a substring search for the files that cannot be it.
     """
-    if mentioning is not None:
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise StripsIntError(str(path), None, f"cannot read: {exc}") from None
-        if mentioning not in raw:
-            return None
+    raw = read_bytes(path)
+    if mentioning is not None and mentioning not in raw:
+        return None
+    return parse_json(raw, str(path))
+
+
+def parse_json(raw: bytes | str, source: str) -> Any:
+    """JSON text or bytes parsed within this module's limits; any failure is a :class:`StripsIntError`."""
+    text = decode(raw, source) if isinstance(raw, bytes) else raw
+    if _nesting(text.encode() if isinstance(raw, str) else raw) > MAX_JSON_DEPTH:
+        raise StripsIntError(source, None, f"malformed JSON: nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        return json.loads(read_text(path) if mentioning is None else raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise StripsIntError(str(path), f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+        if orjson is not None:
+            return orjson.loads(text)
+        return json.loads(text, parse_int=_integer, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:  # orjson's error is a subclass
+        message = exc.msg.replace("str is not valid UTF-8: surrogates not allowed", "a \\u escape is a lone surrogate")
+        raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {message}") from None
+    except ValueError as exc:  # from json's number hooks, which know no position
+        raise StripsIntError(source, None, f"malformed JSON: {exc}") from None
+
+
+def _integer(digits: str) -> int | float:
+    """json's integer hook: a float beyond 19 digits, as orjson does beyond 64 bits."""
+    if len(digits.lstrip("-")) <= MAX_INT_DIGITS:
+        return int(digits)
+    return _finite(float(digits))
+
+
+def _finite(value: float) -> float:
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("number is infinity when parsed as double")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    """json's hook for NaN and Infinity, which are not JSON (orjson refuses them too)."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _nesting(raw: bytes) -> int:
+    """An upper bound of the bracket nesting of JSON ``raw``, exact for well-formed JSON.
+
+    By hand, before parsing, since orjson has no depth limit: the brackets outside
+    strings are peeled pair by innermost pair, a few C-speed passes for real files;
+    what is left after them (only in deep or damaged files) is measured by prefix sums.
+    """
+    skeleton = raw.translate(None, _KEEP)  # brackets, quotes and backslashes only
+    if skeleton.count(b"[") + skeleton.count(b"{") <= MAX_JSON_DEPTH:
+        return 0
+    if b"\\" in skeleton:  # escapes: \\ first, then \" (no quote), then lone ones (\n, \u...)
+        skeleton = skeleton.replace(b"\\\\", b"").replace(b'\\"', b"").replace(b"\\", b"")
+    skeleton = skeleton.replace(b'""', b"")  # strings with no brackets in them (and gaps without any)
+    if b'"' in skeleton:
+        skeleton = b"".join(skeleton.split(b'"')[::2])  # what lies outside strings
+    skeleton = skeleton.translate(_AS_SQUARE)
+    for passes in range(_PEEL_PASSES):
+        if skeleton.count(b"[") + passes <= MAX_JSON_DEPTH:
+            return 0
+        skeleton = skeleton.replace(b"[]", b"")
+    import numpy  # only for deep or damaged files
+
+    steps = 92 - numpy.frombuffer(skeleton, dtype=numpy.uint8).astype(numpy.int64)  # "[" (91) is +1, "]" (93) -1
+    return _PEEL_PASSES + int(numpy.cumsum(steps).max(initial=0))

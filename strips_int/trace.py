@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from .domain import Domain, load_problem, problem_from_dict
-from .errors import StripsIntError
+from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
+from .errors import StripsIntError, brief
 from .files import read_json
-from .task import Fact, GroundAction, Problem, State, format_fact, parse_atom
+from .task import Fact, GroundAction, Problem, State, format_fact
 
 FORMAT = "strips-int-trace/1"
 
@@ -128,30 +128,38 @@ def trace_from_dict(
 ) -> Trace:
     """Build a trace from its parsed JSON (see :func:`load_trace`)."""
     if not isinstance(data, dict):
-        raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\"")
+        raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\", found {brief(data)}")
     if data.get("format") != FORMAT:
-        raise StripsIntError(source, "format", f"expected \"{FORMAT}\", found {data.get('format')!r}")
-    if data.get("domain") is not None and str(data["domain"]).lower() != domain.name:
-        raise StripsIntError(source, "domain", f"trace is for domain {data['domain']!r}, not {domain.name!r}")
+        raise StripsIntError(source, "format", f"expected \"{FORMAT}\", found {brief(data.get('format'))}")
+    named = data.get("domain")
+    if named is not None and (not isinstance(named, str) or named.lower() != domain.name):
+        raise StripsIntError(source, "domain", f"trace is for domain {brief(named)}, not {domain.name!r}")
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
-        raise StripsIntError(source, "meta", "must be a JSON object")
+        raise StripsIntError(source, "meta", f"must be a JSON object, found {brief(meta)}")
     problem = _resolve_problem(domain, data.get("problem") if problem is None else problem, source, base)
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
-        raise StripsIntError(source, "steps", "must be a list of {\"t\", \"agent\", \"action\"}")
+        raise StripsIntError(source, "steps", f"must be a list of {{\"t\", \"agent\", \"action\"}}, found {brief(raw_steps)}")
     return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta)
+
+
+#: The longest problem path a trace may give (Linux's PATH_MAX).
+MAX_PATH_CHARS = 4096
 
 
 def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Problem:
     if isinstance(spec, Problem):
         return spec
+    if isinstance(spec, str) and (not spec or len(spec) > MAX_PATH_CHARS or "\0" in spec):
+        raise StripsIntError(source, "problem", f"{brief(spec)} is not a file path")
     if isinstance(spec, (str, Path)):
         path = Path(spec)
         return load_problem(domain, path if path.is_absolute() or isinstance(spec, Path) else base / path)
     if isinstance(spec, dict):
         return problem_from_dict(domain, spec, source)
-    raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead")
+    raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead"
+                         + ("" if spec is None else f"; found {brief(spec)}"))
 
 
 def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
@@ -161,21 +169,19 @@ def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, sour
     last_t = None
     for index, raw in enumerate(raw_steps):
         if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
-            raise StripsIntError(source, f"step {index}", 'a step is {"t": int, "agent": name, "action": "(name args)"}')
+            raise StripsIntError(source, f"step {index}", 'a step is {"t": int, "agent": name, "action": "(name args)"}'
+                                 + (f", found {brief(raw)}" if not isinstance(raw, dict) else
+                                    f"; its action is {brief(raw.get('action'))}"))
         t = raw.get("t", index)
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise StripsIntError(source, f"step {index}", f"t must be a whole number >= 0, found {brief(t)}")
         agent = raw.get("agent")
-        if isinstance(agent, str):
+        if agent is not None and (not isinstance(agent, str) or not agent or len(agent) > MAX_ATOM_CHARS):
+            raise StripsIntError(source, f"step {index} (t={t})", f"agent must be a name, found {brief(agent)}")
+        if agent is not None:
             agent = agent.lower()
         where = step_label(index, t, agent)
-        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
-            raise StripsIntError(source, f"step {index}", f"t must be a whole number >= 0, found {t!r}")
-        if agent is not None and not isinstance(agent, str):
-            raise StripsIntError(source, where, f"agent must be a name, found {agent!r}")
-        try:
-            atom = parse_atom(raw["action"])
-        except ValueError as exc:
-            raise StripsIntError(source, where, str(exc)) from None
-        action = grounder.ground(atom, where)
+        action = grounder.ground(read_atom(raw["action"], source, where), where)
         if action.actor is None and agent is not None:
             raise StripsIntError(source, where, f"{action} is an environment action, but the step names agent {agent}")
         if agent is not None and agent != action.actor:

@@ -17,7 +17,9 @@ from strips_int.errors import StripsIntError
 from strips_int.task import Problem
 from strips_int.trace import Trace
 
-from .formats import LOG_FORMAT, SCENARIO_FORMAT, Log, detect, dump_log, log_from_json, read_log
+from strips_int.files import read_json
+
+from .formats import LOG_FORMAT, SCENARIO_FORMAT, Log, detect, dump_log, kind_of, log_from_json, read_log
 from ..base import Option
 from .lift import NEEDED_ACTIONS, lift_log, state_facts, world_problem
 from .scenario import Scenario, load_scenario, scenario_from_json, simulate
@@ -30,18 +32,20 @@ __all__ = ["ACTIONS", "GROUNDER", "LOG_FORMAT", "SCENARIO_FORMAT", "AgentState",
 
 def read_trace(path: str | Path, domain: Domain) -> Trace:
     """The trace of a SAR log file; a scenario is refused with the command that simulates it."""
-    if detect(Path(path)) == "scenario":
+    data = read_json(path)
+    if kind_of(data) == "scenario":
         raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first with "
                              f"python -m strips_int.grounders.sar.simulate {path} --out LOG.json")
-    return lift_log(read_log(path), domain)
+    return lift_log(log_from_json(data, str(path)), domain)
 
 
 def scenario_problem(path: str | Path, domain: Domain) -> Problem:
     """The planning problem of a scenario's (or a log's) initial state: every victim to be treated."""
-    if detect(Path(path)) == "log":
-        log = read_log(path)
+    data = read_json(path)
+    if kind_of(data) == "log":
+        log = log_from_json(data, str(path))
         return world_problem(domain, log.world, log.states[0], log.scenario, log.source)
-    scenario = load_scenario(path)
+    scenario = scenario_from_json(data, str(path))
     return world_problem(domain, scenario.world, scenario.start, scenario.name, scenario.source)
 
 

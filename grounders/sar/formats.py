@@ -15,14 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_json
 
 from .world import ACTIONS, DIRECTIONS, DOOR, FLOOR, KINDS, ROLES, WALL, AgentState, Grid, Pos, State, World, check_state
 
 LOG_FORMAT = "strips-int-sar-log/1"
 SCENARIO_FORMAT = "strips-int-sar-scenario/1"
-_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,99}\Z")
+#: The largest grid read: 200 rows or columns (SAR houses are tens of cells across; the grid
+#: becomes one PDDL location per cell and four facts per pair of neighbours).
+MAX_GRID_SIDE = 200
 
 
 @dataclass(frozen=True)
@@ -37,13 +40,22 @@ class Log:
 
 
 def detect(path: Path) -> str | None:
-    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file (judged by its parsed format tag), else None."""
+    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file, else None.
+
+    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys); only
+    files that mention the tag are parsed, and a file that is not JSON is no SAR file.
+    """
     if path.suffix.lower() != ".json":
         return None
     try:
         data = read_json(path, mentioning=b"strips-int-sar-")
     except StripsIntError:
         return None
+    return kind_of(data)
+
+
+def kind_of(data: Any) -> str | None:
+    """``"log"`` or ``"scenario"`` by the format tag of parsed JSON, else None."""
     tag = data.get("format") if isinstance(data, dict) else None
     return {LOG_FORMAT: "log", SCENARIO_FORMAT: "scenario"}.get(tag) if isinstance(tag, str) else None
 
@@ -69,7 +81,7 @@ class JsonReader:
         """The top-level object of a file that must carry ``"format": tag``."""
         data = self.object(value, "top level")
         if data.get("format") != tag:
-            raise self.fail("format", f"expected {tag!r}, found {data.get('format')!r}")
+            raise self.fail("format", f"expected {tag!r}, found {_shown(data.get('format'))}")
         return data
 
     def list(self, value: Any, where: str) -> list:
@@ -110,6 +122,9 @@ class JsonReader:
         rows = self.list(value, where)
         if not rows or not all(isinstance(row, str) and row for row in rows):
             raise self.fail(where, "must be a non-empty list of non-empty strings, one per row")
+        if len(rows) > MAX_GRID_SIDE or max(map(len, rows)) > MAX_GRID_SIDE:
+            raise self.fail(where, f"is {len(rows)} rows by up to {max(map(len, rows))} columns; "
+                            f"at most {MAX_GRID_SIDE} of each are read")
         for y, row in enumerate(rows):
             for x, char in enumerate(row):
                 if char not in allowed:
@@ -119,8 +134,12 @@ class JsonReader:
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """An input value in a message: as JSON when it is short, else by kind and size (never whole)."""
+    small = (value is None or isinstance(value, (bool, int, float))
+             or (isinstance(value, str) and len(value) <= 40)
+             or (isinstance(value, list) and len(value) <= 4
+                 and all(v is None or isinstance(v, (bool, int, float)) for v in value)))
+    return json.dumps(value) if small else brief(value)
 
 
 def read_state(reader: JsonReader, world: World, value: Any, where: str) -> State:
@@ -128,7 +147,7 @@ def read_state(reader: JsonReader, world: World, value: Any, where: str) -> Stat
     data = reader.object(value, where)
     agents_json = reader.object(data.get("agents"), f"{where} agents")
     if set(agents_json) != set(world.roles):
-        raise reader.fail(f"{where} agents", f"has {', '.join(sorted(agents_json)) or 'no agents'}, "
+        raise reader.fail(f"{where} agents", f"has {cut(', '.join(sorted(agents_json))) or 'no agents'}, "
                           f"the log declares {', '.join(world.roles)}")
     agents = {}
     for name in world.roles:
@@ -177,7 +196,8 @@ def read_world(reader: JsonReader, data: dict, grid_rows: list[str], victims: Ma
     roles = {}
     for name, spec in reader.object(data.get("agents"), "agents").items():
         role = spec.get("role") if isinstance(spec, dict) else spec
-        roles[reader.name(name, "agents")] = reader.choice(role, ROLES, f"agents {name} role")
+        reader.name(name, "agents")
+        roles[name] = reader.choice(role, ROLES, f"agents {name} role")
     if not roles:
         raise reader.fail("agents", "no agents")
     kinds = {reader.name(name, "items"): reader.choice(kind, KINDS, f"items {name}")
@@ -211,8 +231,8 @@ def log_from_json(data: Any, source: str) -> Log:
     for i, raw in enumerate(entries):
         where = f"step {i}"
         entry = reader.object(raw, where)
-        if entry.get("t", i) != i:
-            raise reader.fail(where, f"t is {entry.get('t')!r}; entries are one per tick from t=0")
+        if entry.get("t", i) != i or isinstance(entry.get("t"), bool):
+            raise reader.fail(where, f"t is {_shown(entry.get('t'))}; entries are one per tick from t=0")
         states.append(read_state(reader, world, entry.get("state"), f"{where} state"))
         if i == len(entries) - 1:
             if entry.get("actions"):
@@ -220,7 +240,7 @@ def log_from_json(data: Any, source: str) -> Log:
             continue
         joint = reader.object(entry.get("actions"), f"{where} actions")
         if set(joint) != set(world.roles):
-            raise reader.fail(f"{where} actions", f"has actions for {', '.join(sorted(joint)) or 'nobody'}; "
+            raise reader.fail(f"{where} actions", f"has actions for {cut(', '.join(sorted(joint))) or 'nobody'}; "
                               f"every agent needs one ({', '.join(world.roles)})")
         actions.append({name: reader.choice(joint[name], ACTIONS, f"{where} actions {name}") for name in world.roles})
     scenario = reader.name(data.get("scenario", Path(source).name.split(".")[0]), "scenario")

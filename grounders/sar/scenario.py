@@ -22,6 +22,7 @@ from typing import Any, Generator, Mapping
 
 import networkx as nx
 
+from strips_int.errors import brief
 from strips_int.files import read_json
 
 from .formats import SCENARIO_FORMAT, JsonReader, Log, read_world
@@ -65,7 +66,7 @@ def scenario_from_json(data: Any, source: str) -> Scenario:
     legend = reader.object(data.get("legend", {}), "legend")
     for key in legend:
         if len(key) != 1 or key in WALL + FLOOR + DOOR + FIRE + DEBRIS or key.isspace():
-            raise reader.fail("legend", f"key {key!r} must be one character other than # . + ~ * and space")
+            raise reader.fail("legend", f"key {brief(key)} must be one character other than # . + ~ * and space")
     rows = reader.grid(data.get("grid"), WALL + FLOOR + DOOR + FIRE + DEBRIS + "".join(legend), "grid")
     placed: dict[str, Pos] = {}
     fire, debris = set(), set()
@@ -114,36 +115,53 @@ def scenario_from_json(data: Any, source: str) -> Scenario:
         world=world,
         start=start,
         scripts=scripts,
-        spread_every=reader.count(data.get("spread_every", 0), "spread_every"),
-        max_steps=reader.count(data.get("max_steps", 200), "max_steps"),
+        spread_every=_ticks(reader, data.get("spread_every", 0), "spread_every"),
+        max_steps=_ticks(reader, data.get("max_steps", 200), "max_steps"),
     )
+
+
+#: The most ticks a scenario may run (``max_steps``) and the longest ``wait``: a scenario
+#: describes minutes of play, and a bigger number would only make the simulator run on.
+MAX_TICKS = 100_000
 
 
 def _script(reader: JsonReader, world: World, value: Any, agent: str) -> tuple[Command, ...]:
     commands = []
     for k, text in enumerate(reader.list(value, f"agents {agent} script")):
         where = f"agents {agent} script[{k}]"
-        words = text.split() if isinstance(text, str) else []
+        words = text.split() if isinstance(text, str) and len(text) <= 200 else []
         if not words or words[0] not in VERBS or len(words) != VERBS[words[0]] + 1:
-            raise reader.fail(where, f"{text!r} is not a command (go X Y, use DIR, interact, wait N, wait-for NAME)")
+            raise reader.fail(where, f"{brief(text)} is not a command (go X Y, use DIR, interact, wait N, wait-for NAME)")
         verb, args = words[0], words[1:]
         if verb == "go":
-            if not all(a.isdecimal() for a in args) or not world.grid.walkable((int(args[0]), int(args[1]))):
-                raise reader.fail(where, f"{text!r}: ({', '.join(args)}) is not a floor or door cell")
+            if not all(_number(a) for a in args) or not world.grid.walkable((int(args[0]), int(args[1]))):
+                raise reader.fail(where, f"{brief(text)}: ({', '.join(args)}) is not a floor or door cell")
             commands.append(Command(verb, (int(args[0]), int(args[1]))))
         elif verb == "use":
             commands.append(Command(verb, (reader.choice(args[0], tuple(DIRECTIONS), where),)))
         elif verb == "wait":
-            if not args[0].isdecimal():
-                raise reader.fail(where, f"{text!r}: wait takes a number of ticks")
+            if not _number(args[0]) or int(args[0]) > MAX_TICKS:
+                raise reader.fail(where, f"{brief(text)}: wait takes a number of ticks, at most {MAX_TICKS}")
             commands.append(Command(verb, (int(args[0]),)))
         elif verb == "wait-for":
             if args[0] not in world.kinds and args[0] not in world.victims:
-                raise reader.fail(where, f"{text!r}: {args[0]} is neither an item nor a victim")
+                raise reader.fail(where, f"{brief(text)}: {args[0]} is neither an item nor a victim")
             commands.append(Command(verb, (args[0],)))
         else:
             commands.append(Command(verb))
     return tuple(commands)
+
+
+def _ticks(reader: JsonReader, value: Any, where: str) -> int:
+    ticks = reader.count(value, where)
+    if ticks > MAX_TICKS:
+        raise reader.fail(where, f"is {ticks}; at most {MAX_TICKS} ticks are simulated")
+    return ticks
+
+
+def _number(word: str) -> bool:
+    """Whether ``word`` is a whole number written in ASCII digits (at most 9, so int() is safe)."""
+    return word.isascii() and word.isdigit() and len(word) <= 9
 
 
 def distances(world: World, state: State, goal: Pos) -> dict[Pos, int]:

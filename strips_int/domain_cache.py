@@ -1,0 +1,103 @@
+"""Compiled domains kept on disk as JSON, so each process need not parse PDDL again (issue 16).
+
+Parsing a domain costs 0.1-0.2 s per process (building pddl's lark parser,
+then parsing); reading its compiled JSON costs well under a millisecond. An
+entry is keyed by a hash of the input file's bytes, the package version and
+the compiler's own source (so an edited checkout never reads a stale entry).
+It lives in ``$XDG_CACHE_HOME/strips_int`` (default ``~/.cache/strips_int``);
+``STRIPS_INT_CACHE=0`` turns the cache off, and so does a folder that cannot be
+written. Entries are JSON (never pickle), written to a temporary file and then
+renamed into place, so a reader sees a whole entry or none; an entry that
+cannot be read, does not parse or carries another key is ignored (the caller
+compiles again and the entry is rewritten).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import StripsIntError
+from .files import read_json
+
+#: Set to ``0`` to turn the cache off.
+CACHE_ENV = "STRIPS_INT_CACHE"
+#: The module whose source is part of every key: the one that compiles domains.
+_COMPILER = Path(__file__).with_name("domain.py")
+
+
+def folder() -> Path | None:
+    """The cache folder, or None when the cache is turned off."""
+    if os.environ.get(CACHE_ENV, "").strip() == "0":
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative (or empty) value is ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "strips_int"
+
+
+def key(kind: str, data: bytes) -> str:
+    """The key of ``data`` compiled as ``kind``: input bytes, package version and compiler source, hashed."""
+    from strips_int import __version__
+
+    digest = hashlib.sha256(f"{kind}\0{__version__}\0".encode())
+    try:
+        digest.update(_COMPILER.read_bytes())
+    except OSError:  # no source beside the bytecode: the version alone decides
+        pass
+    digest.update(b"\0")
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def entry(kind: str, data: bytes) -> tuple[Path, str] | None:
+    """Where the entry of ``data`` lives and its key, or None when the cache is off."""
+    where = folder()
+    if where is None:
+        return None
+    name = key(kind, data)
+    return where / f"{kind}-{name[:32]}.json", name
+
+
+def load(kind: str, data: bytes) -> Any | None:
+    """The cached value for ``data``, or None (off, missing, unreadable, damaged or another key's)."""
+    found = entry(kind, data)
+    if found is None:
+        return None
+    path, name = found
+    try:
+        stored = read_json(path)
+    except StripsIntError:
+        return None
+    if not isinstance(stored, dict) or stored.get("key") != name:
+        return None
+    return stored.get("value")
+
+
+def store(kind: str, data: bytes, value: Any) -> None:
+    """Keep ``value`` (JSON) for ``data``, atomically; a cache that cannot be written is skipped."""
+    found = entry(kind, data)
+    if found is None:
+        return
+    path, name = found
+    temp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.stem}-",
+                                         suffix=".tmp", delete=False) as handle:
+            temp = handle.name
+            json.dump({"key": name, "value": value}, handle)
+        os.replace(temp, path)
+        temp = None
+    except OSError:
+        pass  # read-only home, full disk: every process compiles for itself
+    finally:
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
