@@ -163,6 +163,8 @@ def _problem_parser():
 
 #: How a syntax error names the grammar's terminals that stand for input text (never echoed).
 _TERMINALS = {"NAME": "a name", "NUMBER": "a number", "$END": "the end of the file", "LPAR": "'('", "RPAR": "')'"}
+#: How the constructs of the other requirements pddl checks for look in PDDL text.
+_WRITTEN = {"equality": "(= ...)", "negative-preconditions": "(not ...) in a precondition", "typing": "types"}
 #: What each PDDL requirement that pddl asks for adds beyond STRIPS, for the error that names it.
 _NOT_STRIPS = {
     "disjunctive-preconditions": "(or ...)", "existential-preconditions": "(exists ...)",
@@ -197,24 +199,25 @@ def _parse(parser, text: str, source: str):
     except Exception as exc:  # lark's other errors, pddl's asserts, and whatever Python raises inside them
         raise StripsIntError(source, None, f"invalid PDDL ({type(exc).__name__}): {_pddl_message(str(exc))}") from None
     finally:
-        if limit is None:
-            sys.__dict__.pop("tracebacklimit", None)
-        else:
+        if limit is not None:
             sys.tracebacklimit = limit
+        elif hasattr(sys, "tracebacklimit"):
+            del sys.tracebacklimit
 
 
 def _syntax_error(exc) -> str:
     """A lark syntax error described, never echoing the input (a problem path may name any file)."""
     token = getattr(exc, "token", None)
     if token is not None:
-        found = _TERMINALS.get(token.type) or (f"'{token}'" if len(token) <= 30 else "a keyword")
+        keyword = not token.type.startswith("_") and len(token) <= 30  # a grammar literal, not input text
+        found = _TERMINALS.get(token.type) or (f"'{token}'" if keyword else "a symbol")
     else:
         char = getattr(exc, "char", "")
         found = (f"character {char!r}" if char.isascii() and char.isprintable()
                  else f"character U+{ord(char):04X}" if char else "input")
     expected = sorted(_TERMINALS.get(name, name.lower().replace("_", "-")) for name in getattr(exc, "expected", ()) or ())
-    wanted = f"; expected {' or '.join(expected)}" if 0 < len(expected) <= 4 else ""
-    return f"syntax error: unexpected {found}{wanted}"
+    wanted = f" where {' or '.join(expected)} should be" if 0 < len(expected) <= 4 else ""
+    return f"syntax error: found {found}{wanted}"
 
 
 def _missing_requirement(message: str) -> str:
@@ -223,7 +226,8 @@ def _missing_requirement(message: str) -> str:
     if requirement in _NOT_STRIPS:
         return (f"uses {_NOT_STRIPS[requirement]}, which is not STRIPS: strips_int reads preconditions and goals "
                 f"that are conjunctions of literals (and :{requirement} is not declared either)")
-    return f"invalid PDDL: uses :{requirement} without declaring it in (:requirements ...)"
+    return (f"invalid PDDL: uses {_WRITTEN.get(requirement, 'a feature of :' + requirement)} without declaring "
+            f":{requirement} in (:requirements ...)")
 
 
 def _pddl_message(text: str) -> str:
@@ -231,7 +235,7 @@ def _pddl_message(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else "no details"
     if line.startswith("error while parsing tokens") and "]: " in line:
         line = line.rsplit("]: ", 1)[1]
-    return line if len(line) <= 200 else line[:200] + "..."
+    return cut(line, 200)
 
 
 def packaged_domain(name: str) -> Path:

@@ -44,20 +44,24 @@ _PEEL_PASSES = 16  # enough to empty the bracket skeleton of any real game file
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of a regular file of at most :data:`MAX_INPUT_BYTES`; anything else is an error naming it."""
     source = str(path)
-    try:  # non-blocking, so opening a FIFO does not wait for a writer; the check is on what was opened
+    try:  # non-blocking, so opening a FIFO does not wait for a writer; the checks are on what was opened
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise StripsIntError(source, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise StripsIntError(source, None, "cannot read: is a folder, not a file")
         if not stat.S_ISREG(mode):
             raise StripsIntError(source, None, "cannot read: not a regular file (a device, FIFO or socket)")
-        try:
+        if os.fstat(fd).st_size > MAX_INPUT_BYTES:
+            raise StripsIntError(source, None, f"cannot read: larger than {MAX_INPUT_BYTES // 2**20} MiB")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)
-        except OSError as exc:
-            raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_INPUT_BYTES:
         raise StripsIntError(source, None, f"cannot read: larger than {MAX_INPUT_BYTES // 2**20} MiB")
     return data
@@ -97,7 +101,7 @@ def parse_json(raw: bytes | str, source: str) -> Any:
     try:
         if orjson is not None:
             return orjson.loads(text)
-        return json.loads(text, parse_int=_integer, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:  # orjson's error is a subclass
         message = exc.msg.replace("str is not valid UTF-8: surrogates not allowed", "a \\u escape is a lone surrogate")
         raise StripsIntError(source, f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {message}") from None
@@ -109,6 +113,11 @@ def _integer(digits: str) -> int | float:
     """json's integer hook: a float beyond 19 digits, as orjson does beyond 64 bits."""
     if len(digits.lstrip("-")) <= MAX_INT_DIGITS:
         return int(digits)
+    return _finite(float(digits))
+
+
+def _float(digits: str) -> float:
+    """json's float hook: one beyond a double's range is refused, as orjson does."""
     return _finite(float(digits))
 
 
