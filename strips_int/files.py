@@ -41,8 +41,8 @@ _AS_SQUARE = bytes.maketrans(b"{}", b"[]")
 _PEEL_PASSES = 16  # enough to empty the bracket skeleton of any real game file
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_INPUT_BYTES`; anything else is an error naming it."""
+def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; anything else is an error naming it."""
     source = str(path)
     try:  # non-blocking, so opening a FIFO does not wait for a writer; the checks are on what was opened
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -54,16 +54,16 @@ def read_bytes(path: str | Path) -> bytes:
             raise StripsIntError(source, None, "cannot read: is a folder, not a file")
         if not stat.S_ISREG(mode):
             raise StripsIntError(source, None, "cannot read: not a regular file (a device, FIFO or socket)")
-        if os.fstat(fd).st_size > MAX_INPUT_BYTES:
-            raise StripsIntError(source, None, f"cannot read: larger than {MAX_INPUT_BYTES // 2**20} MiB")
+        if os.fstat(fd).st_size > limit:
+            raise StripsIntError(source, None, f"cannot read: larger than {limit / 2**20:g} MiB")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
+            data = handle.read(limit + 1)
     except OSError as exc:
         raise StripsIntError(source, None, f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    if len(data) > MAX_INPUT_BYTES:
-        raise StripsIntError(source, None, f"cannot read: larger than {MAX_INPUT_BYTES // 2**20} MiB")
+    if len(data) > limit:  # it grew while being read
+        raise StripsIntError(source, None, f"cannot read: larger than {limit / 2**20:g} MiB")
     return data
 
 
@@ -76,9 +76,9 @@ def decode(data: bytes, source: str) -> str:
         raise StripsIntError(source, f"line {line}", f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
     """The file's UTF-8 text (see :func:`read_bytes`); an unreadable file is a :class:`StripsIntError` naming it."""
-    return decode(read_bytes(path), str(path))
+    return decode(read_bytes(path, limit), str(path))
 
 
 def read_json(path: str | Path, mentioning: bytes | None = None) -> Any:

@@ -181,6 +181,14 @@ def test_bad_domains_are_one_error(tmp_path, change, message):
     assert message in str(one_error(lambda: load_domain(path), path))
 
 
+def test_pddl_files_over_their_limit_are_refused_before_parsing(tmp_path, monkeypatch):
+    """pddl parses about 5 s per MiB of dense PDDL: a 100 MB problem would run for minutes."""
+    path = tmp_path / "d.pddl"
+    path.write_text(domain_text(pre="(and " + "(p ?a) " * 200 + ")"))
+    monkeypatch.setattr(domain_module, "MAX_PDDL_BYTES", 1000)
+    assert "larger than" in one_error(lambda: load_domain(path), path).message
+
+
 def test_a_failed_parse_does_not_break_the_next_one(tmp_path):
     """pddl's parser kept half-set state after an error: every later domain failed."""
     bad, good = tmp_path / "bad.pddl", tmp_path / "good.pddl"
