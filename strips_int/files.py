@@ -41,9 +41,11 @@ _AS_SQUARE = bytes.maketrans(b"{}", b"[]")
 _PEEL_PASSES = 16  # enough to empty the bracket skeleton of any real game file
 
 
-def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; anything else is an error naming it."""
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (:data:`MAX_INPUT_BYTES`); anything else is
+    an error naming it."""
     source = str(path)
+    limit = MAX_INPUT_BYTES if limit is None else limit
     try:  # non-blocking, so opening a FIFO does not wait for a writer; the checks are on what was opened
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -76,7 +78,7 @@ def decode(data: bytes, source: str) -> str:
         raise StripsIntError(source, f"line {line}", f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
-def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+def read_text(path: str | Path, limit: int | None = None) -> str:
     """The file's UTF-8 text (see :func:`read_bytes`); an unreadable file is a :class:`StripsIntError` naming it."""
     return decode(read_bytes(path, limit), str(path))
 
