@@ -636,7 +636,7 @@ def problem_from_dict(domain: Domain, data: object, source: str) -> Problem:
         return [read_atom(item, source, f"problem.{key}[{i}]") for i, item in enumerate(items)]
 
     for obj, obj_type in data["objects"].items():
-        if not _NAME.match(obj) or not isinstance(obj_type, str) or not _NAME.match(obj_type):
+        if not all(isinstance(name, str) and _NAME.match(name) for name in (obj, obj_type)):
             raise StripsIntError(source, f"problem.objects {brief(obj)}",
                                  f"objects are written {{\"name\": \"type\"}}, each a PDDL name; found type {brief(obj_type)}")
     name = data.get("name", "inline")
