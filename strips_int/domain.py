@@ -384,6 +384,8 @@ def domain_from_json(data: Any, source: str) -> Domain:
             raise ValueError("a schema does not fit together")
         return compiled
 
+    if not isinstance(data["name"], str):
+        raise TypeError("the domain's name is not a string")
     parents, constants = mapping(data["parents"]), mapping(data["constants"])
     predicates = {p: tuple(frozenset(names(t)) for t in args) for p, args in data["predicates"].items()}
     schemas = {s.name: s for s in map(schema, data["schemas"])}

@@ -405,6 +405,7 @@ def test_the_cache_is_keyed_by_content_and_names_the_file_given(tmp_path):
     lambda text: text.replace('"pre": [', '"pre": [["at", [7]], ', 1),
     lambda text: json.dumps({**json.loads(text), "value": {"name": "sar"}}),
     lambda text: json.dumps([1, 2]),
+    lambda text: json.dumps({**json.loads(text), "value": {**json.loads(text)["value"], "name": 7}}),
 ])
 def test_a_damaged_cache_entry_is_compiled_again_and_rewritten(damage):
     parsed = load_domain(SAR)
