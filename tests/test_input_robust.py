@@ -305,8 +305,8 @@ def test_a_sar_log_with_steps_before_format_is_read(tmp_path, sar):
 def test_a_trace_that_mentions_a_scenario_tag_is_a_game(tmp_path, sar):
     path = write_trace(tmp_path / "t.json", meta={"note": "made from strips-int-sar-scenario/1 by hand"})
     assert sar_files.detect(path) is None
-    found, scenarios = game_files([tmp_path])
-    assert found == [path] and scenarios == []
+    walked = game_files([tmp_path])  # (games, scenarios passed over, ...)
+    assert walked[0] == [path] and walked[1] == []
     [trace] = list(read_input(path, sar))
     assert len(trace.steps) == 7
 
