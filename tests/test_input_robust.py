@@ -333,6 +333,7 @@ def scenario_with(change) -> dict:
     (log_with(lambda d: d.update(agents={HUGE: "nurse"})), "agents"),
     (log_with(lambda d: d.update(agents={"nurse1": {"role": ["nurse"] * 1000}})), "agents nurse1 role"),
     (log_with(lambda d: d.update(grid=["." * 1000] * 1000)), "grid"),
+    (log_with(lambda d: d.update(steps=d["steps"][:1] * 1002)), "steps"),
     (log_with(lambda d: d["steps"][0].update(t=[0] * 1000)), "step 0"),
     (log_with(lambda d: d["steps"][0].update(t=True)), "step 0"),
     (log_with(lambda d: d["steps"][0]["state"].update(agents={HUGE: {}})), "step 0 state agents"),

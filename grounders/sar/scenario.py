@@ -25,7 +25,7 @@ import networkx as nx
 from strips_int.errors import brief
 from strips_int.files import read_json
 
-from .formats import SCENARIO_FORMAT, JsonReader, Log, read_world
+from .formats import MAX_TICKS, SCENARIO_FORMAT, JsonReader, Log, read_world
 from .world import (DIRECTIONS, DOOR, FLOOR, INTERACT, STAY, WALL, AgentState, Pos, State, World, act_all, ahead,
                     check_state, spread_fire)
 
@@ -118,11 +118,6 @@ def scenario_from_json(data: Any, source: str) -> Scenario:
         spread_every=_ticks(reader, data.get("spread_every", 0), "spread_every"),
         max_steps=_ticks(reader, data.get("max_steps", 200), "max_steps"),
     )
-
-
-#: The most ticks a scenario may run (``max_steps``) and the longest ``wait``: a scenario
-#: describes minutes of play, and a bigger number would only make the simulator run on.
-MAX_TICKS = 100_000
 
 
 def _script(reader: JsonReader, world: World, value: Any, agent: str) -> tuple[Command, ...]:
