@@ -3,8 +3,8 @@
 Input can be hostile or broken, so reading is bounded: only regular files (a
 device such as ``/dev/zero`` or a FIFO never ends), at most :data:`MAX_INPUT_BYTES`,
 UTF-8 text, JSON nested at most :data:`MAX_JSON_DEPTH` deep. JSON is parsed
-(never evaluated) by orjson where it is installed, else by :mod:`json`; both
-give the same errors.
+(never evaluated) by orjson where it is installed, else by :mod:`json` held to
+the same rules (no NaN or Infinity, integers beyond 64 bits as floats).
 """
 
 from __future__ import annotations
@@ -32,9 +32,6 @@ MAX_INPUT_BYTES = 256 * 2**20
 #: recursively (``json.dumps`` of a trace's meta) must stay under the interpreter's
 #: recursion limit of 1,000 with room for its own frames.
 MAX_JSON_DEPTH = 500
-#: A JSON number with more digits than this is read as a float, as orjson does for
-#: integers beyond 64 bits (Python refuses to convert integers of over 4,300 digits).
-MAX_INT_DIGITS = 19
 
 _KEEP = bytes(range(256)).translate(None, b'[]{}"\\')  # every byte but brackets, quotes and backslashes
 _AS_SQUARE = bytes.maketrans(b"{}", b"[]")
@@ -112,8 +109,9 @@ def parse_json(raw: bytes | str, source: str) -> Any:
 
 
 def _integer(digits: str) -> int | float:
-    """json's integer hook: a float beyond 19 digits, as orjson does beyond 64 bits."""
-    if len(digits.lstrip("-")) <= MAX_INT_DIGITS:
+    """json's integer hook: an integer beyond 64 bits is a float, as orjson reads it (and Python
+    refuses to convert one of over 4,300 digits)."""
+    if len(digits) <= 20 and -(2**63) <= int(digits) < 2**64:
         return int(digits)
     return _finite(float(digits))
 
