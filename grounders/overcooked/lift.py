@@ -366,17 +366,13 @@ class _Lifter:
 
     def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
         game = self.game
-        if not game.states:
-            raise self.fail(None, "the game has no states")
         self.check_terrain()
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
         for i, joint in enumerate(game.actions):
-            before = game.states[i] if i < len(game.states) else None
-            if before is None:
-                raise self.fail(f"step {i}", "an action without the state it was taken in")
+            before = game.states[i]
             after = game.states[i + 1] if i + 1 < len(game.states) else None
             tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
             steps += [(i, atom) for atom in chosen]
@@ -392,7 +388,7 @@ class _Lifter:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
         values = self.layout.values if self.layout.orders is not None else None
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values)]
+        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values, self.layout.orders)]
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
                                self.static | self.init, goal, self.source)
         return problem, steps
@@ -409,7 +405,7 @@ class _Lifter:
             trial = set(state)
             chosen = []
             for j in order:
-                logged = joint[j] if j < len(joint) else None
+                logged = joint[j]
                 known = len(attempt.created)
                 atom = self.player_action(attempt, i, j, before, after, logged)
                 if atom is None:
@@ -450,14 +446,16 @@ class _Lifter:
 OLD_RULES_SOUP_REWARD = 20.0
 
 
-def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None) -> list[str]:
+def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None,
+                   orders: tuple[Recipe, ...] | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
     ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
     be exactly 20 per soup it delivers. New rules: a soup earns reward only when
-    its recipe is among the orders its state shows; with the layout's ``values``
+    its recipe is among the orders its state shows (a state that shows none: the
+    layout's ``orders``, else every recipe, as overcooked-ai orders by default); with the layout's ``values``
     known the step's reward must be exactly what overcooked-ai's
     ``get_recipe_value`` gives (bonus orders included), else it must be positive
     exactly when an ordered soup is delivered. A soup of no order is delivered for
@@ -469,9 +467,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
             delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
         return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
-    if len(game.rewards) != len(game.actions):
-        raise StripsIntError(game.source, None, f"{len(game.rewards)} rewards logged for "
-                             f"{len(game.actions)} joint actions: they must be one per action")
+    default = orders if orders is not None else every_recipe()
     goal = []
     for i, reward in enumerate(game.rewards):
         soups = delivered.get(i, [])
@@ -483,12 +479,12 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
                                      f"{expected:g}")
             goal += [soup for soup, _ in soups]
             continue
-        state = game.states[i] if i < len(game.states) else None
-        orders = state.orders if state is not None else None
-        ordered = [(soup, r) for soup, r in soups if orders is None or r is None or r in orders]
-        known = orders is not None and all(r is not None for _, r in soups)
+        state = game.states[i]  # a game has a state before each action
+        shown = state.orders if state.orders is not None else default
+        ordered = [(soup, r) for soup, r in soups if r is None or r in shown]
+        known = all(r is not None for _, r in soups)
         if values is not None and known:
-            expected = sum(values.reward(r, orders, state.bonus) for _, r in soups)
+            expected = sum(values.reward(r, shown, state.bonus) for _, r in soups)
             if reward != expected:
                 raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
                                      f"{_recipes_shown(soups)}, worth {expected:g} by the layout's orders and values")
