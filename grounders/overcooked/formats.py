@@ -21,7 +21,7 @@ import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_text
@@ -49,24 +49,25 @@ _MAX_COOK_TIME = 1_000_000
 _MAX_PICKLE_BYTES = 256 * 2**20
 
 
-@dataclass(frozen=True)
-class Item:
-    """An object as the game shows it; soups carry ingredients and idle/cooking/ready."""
+class Item(NamedTuple):
+    """An object as the game shows it; soups carry ingredients and idle/cooking/ready.
+
+    This and the two below are named tuples, not dataclasses: a game makes thousands, and a tuple is
+    made several times faster.
+    """
 
     kind: str
     ingredients: tuple[str, ...] = ()
     status: str | None = None
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     pos: Pos
     facing: Pos
     held: Item | None
 
 
-@dataclass(frozen=True)
-class RawState:
+class RawState(NamedTuple):
     """Players and objects; under new rules also the orders and bonus orders the state shows (None: not shown)."""
 
     players: tuple[Player, ...]
@@ -283,10 +284,10 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     if layout is not None and not isinstance(layout, str):
         raise StripsIntError(source, "layout_name", f"expected a layout name, found {brief(layout)}")
     cook_time = _cook_time(params.get("cook_time"), source)
-    states = [_state(s, source, i, cook_time) for i, s in enumerate(states_raw)]
+    states, new_style = _states(states_raw, source, cook_time)
     actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
     # Old-format soups (ingredient, count, ticks) mean the old rules; mdp_params may say so outright.
-    old_rules = bool(params.get("old_dynamics", not _new_style(states_raw)))
+    old_rules = bool(params.get("old_dynamics", not new_style))
     per_step = _rewards(_episode("ep_rewards"), source) if data.get("ep_rewards") is not None else None
     terrain = params.get("terrain")
     return Game(
@@ -336,7 +337,7 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
     rest = data[steps * stride:]
     if not (isinstance(rest[0], dict) and (len(rest) == 1 or stride == 4 and len(rest) == 2 and type(rest[1]) is int)):
         raise StripsIntError(source, None, f"{len(data)} entries are not whole steps of {stride} and a final state")
-    states = [_state(data[i * stride], source, i) for i in range(steps + 1)]
+    states, _ = _states(data[0::stride][:steps + 1], source, reuse=False)
     actions = [_joint(data[i * stride + stride - 2], source, i) for i in range(steps)]
     # The pickles log no reward: each step's events count deliveries per player, 20 each (old rules).
     deliveries = [_deliveries(data[i * stride + stride - 1], source, i) for i in range(steps)]
@@ -403,9 +404,9 @@ def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: st
     terrain = (_grid_rows(_cell_json(first, "layout", source, first_line, quotes=True), source,
                           f"line {first_line}, column layout") if first.get("layout") else None)
     humans = tuple(first.get(f"player_{j}_is_human", "").strip().lower() == "true" for j in range(2))
+    states, new_style = _states(states_raw, source)
     return Game(source=source, layout=layout or first.get("layout_name") or None,
-                states=[_state(s, source, i) for i, s in enumerate(states_raw)], actions=actions,
-                reward=sum(rewards), rewards=tuple(rewards), old_rules=not _new_style(states_raw),
+                states=states, actions=actions, reward=sum(rewards), rewards=tuple(rewards), old_rules=not new_style,
                 meta={"trial_id": trial}, terrain=terrain,
                 humans=humans if all(f"player_{j}_is_human" in first for j in range(2)) else None)
 
@@ -423,16 +424,6 @@ def _grid_rows(grid: Any, source: str, where: str) -> tuple[str, ...]:
     return tuple(r if isinstance(r, str) else "".join(r) for r in grid)
 
 
-def _new_style(states: list) -> bool:
-    """New rules show orders in the state (``all_orders``) or soups with ``_ingredients``, on the grid or held."""
-    def held(state: dict) -> list:
-        players = state.get("players")
-        return [p.get("held_object") for p in players if isinstance(p, dict)] if isinstance(players, list) else []
-
-    return any(isinstance(s, dict) and ("all_orders" in s or "bonus_orders" in s or any(
-        isinstance(o, dict) and "_ingredients" in o for o in _objects_of(s) + held(s))) for s in states)
-
-
 def _rewards(values: list, source: str) -> tuple[float, ...]:
     """Per-step rewards of an episode JSON; the error names the step of a non-number."""
     for i, value in enumerate(values):
@@ -441,22 +432,22 @@ def _rewards(values: list, source: str) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-def _objects_of(state: Any) -> list:
-    """The objects of a state dict, a list or (the user-study files) a mapping; anything else is none here
-    (:func:`_state` says what is wrong with it)."""
-    objects = state.get("objects") if isinstance(state, dict) else None
-    return list(objects.values()) if isinstance(objects, dict) else objects if isinstance(objects, list) else []
+def _where(index: int, at: int | Pos | None) -> str:
+    """``state 3``, ``state 3, player 1`` or ``state 3, object at (2, 0)``: built only for an error."""
+    if at is None:
+        return f"state {index}, an object"
+    return f"state {index}, player {at}" if isinstance(at, int) else f"state {index}, object at {at}"
 
 
-def _pos(value: Any, source: str, where: Callable[[], str]) -> Pos:
-    """A position or direction ``[x, y]`` of whole numbers. Hot: the message is built only on failure."""
+def _pos(value: Any, source: str, index: int, at: int | Pos | None = None) -> Pos:
+    """A position or direction ``[x, y]`` of whole numbers, in state ``index`` at ``at`` (see :func:`_where`)."""
     if type(value) in (list, tuple) and len(value) == 2:
         x, y = value
         if type(x) is int and type(y) is int and -_MAX_COORDINATE < x < _MAX_COORDINATE \
                 and -_MAX_COORDINATE < y < _MAX_COORDINATE:
             return (x, y)
-    raise StripsIntError(source, where(), f"expected [x, y], two whole numbers under {_MAX_COORDINATE} in size, "
-                         f"found {_shown(value)}")
+    raise StripsIntError(source, _where(index, at), f"expected [x, y], two whole numbers under {_MAX_COORDINATE} "
+                         f"in size, found {_shown(value)}")
 
 
 def _shown(value: Any) -> str:
@@ -470,24 +461,22 @@ def _shown(value: Any) -> str:
 _PLAIN = {kind: Item(kind) for kind in KINDS if kind != "soup"}
 
 
-def _item(data: Any, source: str, where: Callable[[], str], cook_time: int = DEFAULT_COOK_TIME) -> Item:
-    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags).
-
-    ``where()`` names the place for an error; it is a function so the hot path builds no text.
-    """
+def _item(data: Any, source: str, index: int, at: int | Pos, cook_time: int = DEFAULT_COOK_TIME) -> Item:
+    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags), held by
+    player ``at`` or lying at position ``at`` in state ``index``."""
     if not isinstance(data, dict):
-        raise StripsIntError(source, where(), f"expected an object with a name, found {brief(data)}")
+        raise StripsIntError(source, _where(index, at), f"expected an object with a name, found {brief(data)}")
     kind = data.get("name")
     plain = _PLAIN.get(kind) if isinstance(kind, str) else None
     if plain is not None:
         return plain
     if kind != "soup":
-        raise StripsIntError(source, where(), f"unknown object {brief(kind)}: expected one of {', '.join(KINDS)}")
+        raise StripsIntError(source, _where(index, at), f"unknown object {brief(kind)}: expected one of {', '.join(KINDS)}")
     if "_ingredients" in data:
         parts = data["_ingredients"]
         if not (isinstance(parts, list) and len(parts) <= MAX_INGREDIENTS
                 and all(isinstance(i, dict) and i.get("name") in INGREDIENTS for i in parts)):
-            raise StripsIntError(source, where(), f"a soup's _ingredients must be up to {MAX_INGREDIENTS} objects "
+            raise StripsIntError(source, _where(index, at), f"a soup's _ingredients must be up to {MAX_INGREDIENTS} objects "
                                  f"named {' or '.join(INGREDIENTS)}, found {_shown(parts)}")
         status = "ready" if data.get("is_ready") else "cooking" if data.get("is_cooking") else "idle"
         return Item(kind, tuple(sorted(i["name"] for i in parts)), status)
@@ -498,41 +487,93 @@ def _item(data: Any, source: str, where: Callable[[], str], cook_time: int = DEF
                 and type(ticks) is int and 0 <= ticks <= _MAX_COOK_TIME):
             status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
             return Item(kind, (ingredient,) * count, status)
-    raise StripsIntError(source, where(), f"a soup's state must be (ingredient, count 1-{MAX_INGREDIENTS}, cooking "
+    raise StripsIntError(source, _where(index, at), f"a soup's state must be (ingredient, count 1-{MAX_INGREDIENTS}, cooking "
                          f"ticks), found {_shown(state)}")
 
 
-def _state(data: Any, source: str, index: int, cook_time: int = DEFAULT_COOK_TIME) -> RawState:
-    where = f"state {index}"
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-        raise StripsIntError(source, where, "a state needs a list of players")
+def _states(raws: list, source: str, cook_time: int = DEFAULT_COOK_TIME, reuse: bool = True
+            ) -> tuple[list[RawState], bool]:
+    """A game's states, checked, and whether they show the new rules (orders, or soups with ``_ingredients``).
+
+    Hot: most steps change little. With ``reuse``, a state equal (as decoded) to the one before it is that
+    same :class:`RawState`, and a player or the objects equal to the ones before are those same values, so
+    each distinct value is checked and built once and the lifter can skip what is identical. Only for
+    decoded JSON: comparing costs at most the size of the text there, while a pickle can share a list
+    within itself so that comparing it with an equal copy takes forever.
+    """
+    states: list[RawState] = []
+    new_style = False
+    soups_seen = False  # a game's soups are all of one generation: the first tells
+    before_raw: dict | None = None
+    before: RawState | None = None
+    for i, raw in enumerate(raws):
+        try:
+            if before_raw is None or raw != before_raw:
+                before = _state(raw, source, i, cook_time, before_raw, before)
+                before_raw = raw if reuse else None
+                if not new_style and ("all_orders" in raw or "bonus_orders" in raw):
+                    new_style = True
+                if not soups_seen and (before.objects or any(p.held for p in before.players)):
+                    soup = _first_soup(raw)
+                    soups_seen = soup is not None
+                    new_style = new_style or soups_seen and "_ingredients" in soup
+        except RecursionError:
+            raise StripsIntError(source, f"state {i}", "nested too deeply") from None
+        states.append(before)
+    return states, new_style
+
+
+def _first_soup(state: dict) -> dict | None:
+    """The first soup of a (checked) state dict, on the grid or held, or None."""
+    listed = state["objects"].values() if isinstance(state.get("objects"), dict) else state.get("objects") or ()
+    held = [p.get("held_object") for p in state["players"]]
+    return next((o for o in (*listed, *held) if isinstance(o, dict) and o.get("name") == "soup"), None)
+
+
+def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict | None = None,
+           before: RawState | None = None) -> RawState:
+    """One state; ``before`` (decoded from ``before_raw``) lends the players and objects that did not change."""
+    if not isinstance(data, dict) or type(data.get("players")) is not list:
+        raise StripsIntError(source, f"state {index}", "a state needs a list of players")
     players = []
+    old = before_raw["players"] if before_raw is not None else ()
     for j, player in enumerate(data["players"]):
+        if j < len(old) and player == old[j] and j < len(before.players):
+            players.append(before.players[j])
+            continue
         if not isinstance(player, dict):
-            raise StripsIntError(source, where, f"player {j} is not an object")
+            raise StripsIntError(source, f"state {index}", f"player {j} is not an object")
         held = player.get("held_object")
-        at = lambda: f"{where}, player {j}"  # noqa: E731 - built only for an error
         players.append(Player(
-            pos=_pos(player.get("position"), source, at),
-            facing=_pos(player.get("orientation"), source, at),
-            held=None if held is None else _item(held, source, at, cook_time),
+            pos=_pos(player.get("position"), source, index, j),
+            facing=_pos(player.get("orientation"), source, index, j),
+            held=None if held is None else _item(held, source, index, j, cook_time),
         ))
     listed = data.get("objects", ())
+    if before_raw is not None and listed == before_raw.get("objects", ()):
+        objects = before.objects
+    else:
+        objects = _objects(listed, source, index, cook_time)
+    if "all_orders" not in data and "bonus_orders" not in data:
+        return RawState(players=tuple(players), objects=objects)
+    orders, bonus = data.get("all_orders"), data.get("bonus_orders")
+    where = f"state {index}"
+    return RawState(players=tuple(players), objects=objects,
+                    orders=_orders(orders, source, where, "all_orders") if orders is not None else None,
+                    bonus=_orders(bonus, source, where, "bonus_orders") if bonus is not None else ())
+
+
+def _objects(listed: Any, source: str, index: int, cook_time: int) -> dict[Pos, Item]:
+    """The objects on the grid, by position: a list, or (the user-study files) a mapping keyed by ``"x,y"``."""
     if not isinstance(listed, (list, dict, tuple)):
-        raise StripsIntError(source, where, f"objects must be a list or a mapping, found {brief(listed)}")
+        raise StripsIntError(source, f"state {index}", f"objects must be a list or a mapping, found {brief(listed)}")
     objects = {}
     for obj in listed.values() if isinstance(listed, dict) else listed:
-        at = lambda: f"{where}, an object"  # noqa: E731 - built only for an error
-        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, at)
+        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
         if pos in objects:
-            raise StripsIntError(source, where, f"two objects at {pos}")
-        objects[pos] = _item(obj, source, lambda: f"{where}, object at {pos}", cook_time)
-    orders = data.get("all_orders")
-    if orders is None:
-        return RawState(players=tuple(players), objects=objects)
-    bonus = data.get("bonus_orders")
-    return RawState(players=tuple(players), objects=objects, orders=_orders(orders, source, where, "all_orders"),
-                    bonus=_orders(bonus, source, where, "bonus_orders") if bonus is not None else ())
+            raise StripsIntError(source, f"state {index}", f"two objects at {pos}")
+        objects[pos] = _item(obj, source, index, pos, cook_time)
+    return objects
 
 
 def _orders(orders: Any, source: str, where: str, key: str) -> tuple[Recipe, ...]:
@@ -544,7 +585,14 @@ def _orders(orders: Any, source: str, where: str, key: str) -> tuple[Recipe, ...
     return recipes
 
 
+#: Joint actions of two action indices (the user-study files'), by ``6 * first + second``.
+_INDEX_PAIRS = tuple((a, b) for a in _INDEX_ACTIONS for b in _INDEX_ACTIONS)
+
+
 def _joint(data: Any, source: str, index: int) -> tuple[Move, ...]:
+    if type(data) is list and len(data) == 2 and type(data[0]) is int and type(data[1]) is int \
+            and 0 <= data[0] < 6 and 0 <= data[1] < 6:  # hot: the user-study files
+        return _INDEX_PAIRS[6 * data[0] + data[1]]
     if not isinstance(data, (list, tuple)):
         raise StripsIntError(source, f"action {index}", f"expected a joint action, found {brief(data)}")
     return tuple(_move(a, source, index) for a in data)

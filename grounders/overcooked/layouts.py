@@ -8,6 +8,7 @@ floor, digits floor start tiles (``1`` is player 0's).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -59,13 +60,14 @@ class Layout:
     bonus: tuple[Recipe, ...] = ()
     values: Values = Values()
 
+    @functools.cached_property
+    def tiles(self) -> dict[Pos, str]:
+        """Every position's grid character, digits read as floor (computed once: the lifter asks often)."""
+        return {(x, y): " " if char.isdigit() else char for y, row in enumerate(self.rows) for x, char in enumerate(row)}
+
     def tile(self, pos: Pos) -> str | None:
         """The grid character at ``pos`` (digits read as floor), or None off the grid."""
-        x, y = pos
-        if 0 <= y < len(self.rows) and 0 <= x < len(self.rows[y]):
-            char = self.rows[y][x]
-            return " " if char.isdigit() else char
-        return None
+        return self.tiles.get(pos)
 
     def positions(self) -> list[Pos]:
         """Every position of the grid, row by row."""

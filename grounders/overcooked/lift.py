@@ -14,12 +14,15 @@ whose effect the reward records. Orientation is not modelled.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, Problem
+from strips_int.task import Fact, GroundAction, Problem
 from strips_int.trace import Grounder, Step, Trace, apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
@@ -76,6 +79,13 @@ class _Tracker:
 
 def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]:
     """The objects (cells, stations) and static facts of a layout; ``(auto-cook)`` under old rules."""
+    objects, static = _terrain(layout, old_rules)
+    return dict(objects), set(static)
+
+
+@functools.lru_cache(maxsize=64)
+def _terrain(layout: Layout, old_rules: bool) -> tuple[Mapping[str, str], frozenset[Fact]]:
+    """:func:`terrain`, computed once per layout (every game on it shares the answer)."""
     objects: dict[str, str] = {}
     static: set[Fact] = set()
     floor = set(layout.floor())
@@ -94,7 +104,7 @@ def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]
     static |= {("succ", a, b) for a, b in zip(_NUMS, _NUMS[1:])}
     if old_rules:
         static.add(("auto-cook",))
-    return objects, static
+    return MappingProxyType(objects), frozenset(static)
 
 
 def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool | None = None,
@@ -168,32 +178,50 @@ def makeable_recipes(layout: Layout) -> list[Recipe]:
 class _Lifter:
     """One game's grounding: the initial state, then one transition at a time."""
 
-    def __init__(self, game: Game, layout: Layout, domain: Domain) -> None:
+    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
         self.static: set[Fact] = set()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
-        self.known: dict[str, str] = {}  # every object named so far, also in orders tried and dropped
-        self.grounder = Grounder(domain, None, game.source, objects=self.known)
+        self.grounder = grounder or layout_grounder(domain)
+        #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
+        self.known = self.grounder.objects
+        self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
 
+    def ground(self, atom: Fact, where: str) -> GroundAction:
+        """``atom`` grounded (the one grounding code; the grounder may be shared, the error names this game)."""
+        try:
+            return self.grounder.ground(atom, where)
+        except StripsIntError as exc:
+            raise StripsIntError(self.source, exc.where, exc.message) from None
+
     # -- terrain and the initial state -------------------------------------------------
     def check_terrain(self) -> None:
+        """Players on floor, objects on counters and soups in pots, in every state (each distinct one once)."""
         name = self.layout.name
 
         def shown(pos: Pos) -> str:
             char = self.layout.tile(pos)
             return f"outside layout {name}" if char is None else f"{char!r} in layout {name}"
 
-        tile = self.layout.tile
+        tile = self.layout.tiles.get
+        last: RawState | None = None
+        checked: dict[Pos, Item] | None = None
         for i, state in enumerate(self.game.states):
+            if state is last:
+                continue
+            last = state
             for j, player in enumerate(state.players):
                 if tile(player.pos) != " ":
                     raise self.fail(f"state {i}", f"player {j} stands at {player.pos}, which is "
                                     f"{shown(player.pos)}, not floor: the game does not fit this layout")
+            if state.objects is checked:
+                continue
+            checked = state.objects
             for pos, item in state.objects.items():
                 if tile(pos) not in ("X", "P") or (tile(pos) == "P" and item.kind != "soup"):
                     raise self.fail(f"state {i}", f"a {item.kind} lies at {pos}, which is {shown(pos)}: "
@@ -252,10 +280,6 @@ class _Lifter:
         return name
 
     # -- transitions -------------------------------------------------------------------
-    def apply(self, state: set[Fact], atom: Fact, where: str) -> str | None:
-        """Ground ``atom`` (the one grounding code) and apply it to ``state`` in place, or say why not."""
-        return apply(state, self.grounder.ground(atom, where))
-
 
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
                       logged: Move | None) -> Fact | None:
@@ -355,16 +379,16 @@ class _Lifter:
             shown = after.objects.get(pos)
             if shown is None or shown.kind != "soup":
                 continue
-            pot = station(self.layout, pos)
             if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready") and self.game.old_rules:
-                steps.append(("auto-cook", soup, pot))
+                steps.append(("auto-cook", soup, station(self.layout, pos)))
                 tracker.status[soup] = "cooking"
             if tracker.status[soup] == "cooking" and shown.status == "ready":
-                steps.append(("finish-cooking", soup, pot))
+                steps.append(("finish-cooking", soup, station(self.layout, pos)))
                 tracker.status[soup] = "ready"
         return steps
 
     def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
+        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``."""
         game = self.game
         self.check_terrain()
         tracker = self.build_init(game.states[0])
@@ -374,16 +398,24 @@ class _Lifter:
         for i, joint in enumerate(game.actions):
             before = game.states[i]
             after = game.states[i + 1] if i + 1 < len(game.states) else None
+            if after is before:
+                continue  # the reader shares a state equal to the one before: nobody did anything
             tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
-            steps += [(i, atom) for atom in chosen]
+            steps += [(i, atom) for atom, _ in chosen]
+            self.actions += [action for _, action in chosen]
             if after is None:
                 continue
-            for atom in self.environment(tracker, after):
-                failure = self.apply(state, atom, f"step {i}")
+            cooked = self.environment(tracker, after)
+            for atom in cooked:
+                action = self.ground(atom, f"step {i}")
+                failure = apply(state, action)
                 if failure:
                     raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
-            self._cross_check(tracker, i, after)
+                self.actions.append(action)
+            # Moves change nothing on the grid: when it shows the same objects too, it is as checked before.
+            grid = cooked or after.objects is not before.objects or any(atom[0] != "move" for atom, _ in chosen)
+            self._cross_check(tracker, i, after, grid)
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
@@ -393,41 +425,79 @@ class _Lifter:
                                self.static | self.init, goal, self.source)
         return problem, steps
 
-    def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before, after):
-        """The first player order whose actions are all applicable: its tracker, atoms and state.
+    def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState,
+                   after: RawState | None) -> tuple[_Tracker, list[tuple[Fact, GroundAction]], set[Fact]]:
+        """The first player order whose actions are all applicable: its tracker, atoms (with their ground
+        actions) and state.
 
-        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        Hot, so the player order is tried in place, and copies are made only to try another order. Under
+        old rules a player the reader shares between the two states did nothing, so is not asked.
         """
         players = range(len(before.players))
-        failure = None
-        for order in itertools.permutations(players):
-            attempt = tracker.copy()
-            trial = set(state)
-            chosen = []
-            for j in order:
-                logged = joint[j]
-                known = len(attempt.created)
-                atom = self.player_action(attempt, i, j, before, after, logged)
-                if atom is None:
-                    continue
-                trial |= {("fresh", name) for name in attempt.created[known:]}
-                self.known.update((name, attempt.kinds[name]) for name in attempt.created[known:])
-                why = self.apply(trial, atom, f"step {i}")
-                if why:
-                    failure = failure or why
-                    break
-                chosen.append(atom)
-            else:
+        if after is not None and self.game.old_rules:
+            acting = [j for j in players if before.players[j] is not after.players[j]]
+        else:
+            acting = list(players)
+        if len(acting) < 2:  # one order only
+            chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, None)
+            if failure is None:
+                return tracker, chosen, state
+            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        # The tracker changes only with an interaction: a player who stays put may interact.
+        snapshot = tracker.copy() if after is None or any(
+            before.players[j].pos == after.players[j].pos for j in acting) else None
+        undo: list[tuple[set[Fact], set[Fact]]] = []
+        chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, undo)
+        if failure is None:
+            return tracker, chosen, state
+        for added, removed in reversed(undo):
+            state -= added
+            state |= removed
+        tracker = snapshot or tracker
+        for order in itertools.islice(itertools.permutations(players), 1, None):
+            attempt, trial = tracker.copy(), set(state)
+            chosen, why = self._attempt(attempt, trial, i, joint, before, after, order, None)
+            if why is None:
                 return attempt, chosen, trial
         raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
 
-    def _cross_check(self, tracker: _Tracker, i: int, after: RawState) -> None:
-        """The tracked holdings, counters and pots must match what the next state shows."""
+    def _attempt(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState, after: RawState | None,
+                 order, undo: list[tuple[set[Fact], set[Fact]]] | None) -> tuple[list[tuple[Fact, GroundAction]], str | None]:
+        """The players' actions in ``order``, applied to ``tracker`` and ``state`` in place, up to the first that
+        is not applicable (then also why); each change of ``state`` logged in ``undo`` (when given).
+
+        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        """
+        chosen = []
+        for j in order:
+            known = len(tracker.created)
+            atom = self.player_action(tracker, i, j, before, after, joint[j])
+            if atom is None:
+                continue
+            if len(tracker.created) > known:
+                fresh = {("fresh", name) for name in tracker.created[known:]} - state
+                state |= fresh
+                if undo is not None:
+                    undo.append((fresh, set()))
+                self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
+            action = self.ground(atom, f"step {i}")
+            if undo is not None and action.applicable(state):
+                undo.append((action.add - state, action.delete & state))
+            why = apply(state, action)
+            if why:
+                return chosen, why
+            chosen.append((atom, action))
+        return chosen, None
+
+    def _cross_check(self, tracker: _Tracker, i: int, after: RawState, grid: bool = True) -> None:
+        """The tracked holdings, and (with ``grid``) counters and pots, must match what the next state shows."""
         for j, player in enumerate(after.players):
             name = tracker.holding[j]
             if (name is None) != (player.held is None) or (name and tracker.kinds[name] != player.held.kind):
                 raise self.fail(f"step {i}", f"after it player {j} holds {_show(player.held)}, but the actions "
                                 f"inferred leave {name or 'nothing'}")
+        if not grid:
+            return
         shown = {pos: item.kind for pos, item in after.objects.items()}
         tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
                    **{p: "soup" for p in tracker.pots}}
@@ -512,13 +582,23 @@ def _show(item: Item | None) -> str:
     return "nothing" if item is None else f"a {item.kind}"
 
 
-def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None) -> Trace:
-    """The problem and trace of one recorded game, validated against the domain."""
-    lifter = _Lifter(game, layout, domain)
+def layout_grounder(domain: Domain) -> Grounder:
+    """A grounder for Overcooked games in ``domain``, to share among them (pass it to :func:`lift_game`).
+
+    Sound to share, on any layouts: every object name the lifter makes tells its type (``c1_2`` a
+    cell, ``counter4_0`` a counter, ``onion3`` an onion, ``player0`` an agent), so an atom grounded
+    and checked for one game is the same ground action in every other.
+    """
+    return Grounder(domain, None, "<overcooked layout>", objects={})
+
+
+def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None,
+              grounder: Grounder | None = None) -> Trace:
+    """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
+    :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
+    lifter = _Lifter(game, layout, domain, grounder)
     problem, atoms = lifter.lift()
-    steps = tuple(
-        Step(index=k, t=t, action=lifter.grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
-    )
+    steps = tuple(Step(index=k, t=t, action=action) for k, ((t, _), action) in enumerate(zip(atoms, lifter.actions)))
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
