@@ -426,6 +426,8 @@ def _grid_rows(grid: Any, source: str, where: str) -> tuple[str, ...]:
 
 def _rewards(values: list, source: str) -> tuple[float, ...]:
     """Per-step rewards of an episode JSON; the error names the step of a non-number."""
+    if all(type(v) is int for v in values):  # hot: the user-study files (and an int is finite)
+        return tuple(map(float, values))
     for i, value in enumerate(values):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise StripsIntError(source, f"step {i}", f"reward {brief(value)} is not a finite number")
@@ -543,17 +545,28 @@ def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict 
             continue
         if not isinstance(player, dict):
             raise StripsIntError(source, f"state {index}", f"player {j} is not an object")
-        held = player.get("held_object")
-        players.append(Player(
-            pos=_pos(player.get("position"), source, index, j),
-            facing=_pos(player.get("orientation"), source, index, j),
-            held=None if held is None else _item(held, source, index, j, cook_time),
-        ))
+        pos, facing, held = player.get("position"), player.get("orientation"), player.get("held_object")
+        if type(pos) is list and len(pos) == 2 and type(facing) is list and len(facing) == 2 \
+                and type(pos[0]) is int and type(pos[1]) is int and type(facing[0]) is int \
+                and type(facing[1]) is int and -1 <= facing[0] <= 1 and -1 <= facing[1] <= 1 \
+                and 0 <= pos[0] < _MAX_COORDINATE and 0 <= pos[1] < _MAX_COORDINATE:  # hot: decoded JSON
+            pos, facing = (pos[0], pos[1]), (facing[0], facing[1])
+        else:
+            pos, facing = _pos(pos, source, index, j), _pos(facing, source, index, j)
+        if held is None:
+            item = None
+        elif j < len(old) and isinstance(old[j], dict) and held == old[j].get("held_object"):
+            item = before.players[j].held  # still holding the same
+        else:
+            item = _item(held, source, index, j, cook_time)
+        players.append(Player(pos, facing, item))
     listed = data.get("objects", ())
-    if before_raw is not None and listed == before_raw.get("objects", ()):
+    if before_raw is None:
+        objects = _objects(listed, source, index, cook_time)
+    elif listed == before_raw.get("objects", ()):
         objects = before.objects
     else:
-        objects = _objects(listed, source, index, cook_time)
+        objects = _objects(listed, source, index, cook_time, before_raw.get("objects"), before.objects)
     if "all_orders" not in data and "bonus_orders" not in data:
         return RawState(players=tuple(players), objects=objects)
     orders, bonus = data.get("all_orders"), data.get("bonus_orders")
@@ -563,16 +576,25 @@ def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict 
                     bonus=_orders(bonus, source, where, "bonus_orders") if bonus is not None else ())
 
 
-def _objects(listed: Any, source: str, index: int, cook_time: int) -> dict[Pos, Item]:
-    """The objects on the grid, by position: a list, or (the user-study files) a mapping keyed by ``"x,y"``."""
+def _objects(listed: Any, source: str, index: int, cook_time: int, old_listed: Any = None,
+             old: dict[Pos, Item] | None = None) -> dict[Pos, Item]:
+    """The objects on the grid, by position: a list, or (the user-study files) a mapping keyed by ``"x,y"``;
+    an object of a mapping equal to the one under its key in ``old_listed`` is the same as in ``old``."""
     if not isinstance(listed, (list, dict, tuple)):
         raise StripsIntError(source, f"state {index}", f"objects must be a list or a mapping, found {brief(listed)}")
-    objects = {}
-    for obj in listed.values() if isinstance(listed, dict) else listed:
-        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
+    objects: dict[Pos, Item] = {}
+    reuse = isinstance(listed, dict) and isinstance(old_listed, dict)
+    for key, obj in listed.items() if isinstance(listed, dict) else enumerate(listed):
+        was = old_listed.get(key) if reuse else None
+        if was is not None and was == obj:
+            pos = tuple(was["position"])  # as checked before
+            item = old[pos]
+        else:
+            pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
+            item = None
         if pos in objects:
             raise StripsIntError(source, f"state {index}", f"two objects at {pos}")
-        objects[pos] = _item(obj, source, index, pos, cook_time)
+        objects[pos] = item or _item(obj, source, index, pos, cook_time)
     return objects
 
 
