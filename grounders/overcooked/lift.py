@@ -283,7 +283,7 @@ class _Lifter:
     # -- transitions -------------------------------------------------------------------
 
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
-                      logged: Move | None) -> Fact | None:
+                      logged: Move) -> Fact | None:
         """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
         where = f"step {i} (player {j})"
         p = before.players[j]
@@ -297,15 +297,12 @@ class _Lifter:
             return None
         q = after.players[j]
         if q.pos != p.pos:
-            step = (q.pos[0] - p.pos[0], q.pos[1] - p.pos[1])
-            if logged is not None and logged != step:
-                raise self.fail(where, f"player {j} moved by {step} but the logged action is {logged!r}")
-            return ("move", agent, here, cell(q.pos))
+            return self._move(i, j, p.pos, q.pos, logged)[0]
         tile = self.layout.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
-        if logged is not None and logged != INTERACT:
+        if logged != INTERACT:
             raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
                             f"is {logged!r}, not interact")
         if tile not in STATIONS:
@@ -357,7 +354,7 @@ class _Lifter:
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
     def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
-                        held: Item | None, logged: Move | None) -> bool:
+                        held: Item | None, logged: Move) -> bool:
         """New rules: an empty-handed interaction turns the faced pot from idle to cooking.
 
         As overcooked-ai resolves interactions, in player order: the first player
@@ -367,7 +364,7 @@ class _Lifter:
         """
         if self.game.old_rules or held is not None or target not in tracker.pots:
             return False
-        if logged is not None and logged != INTERACT:
+        if logged != INTERACT:
             return False
         old, new = before.objects.get(target), after.objects.get(target)
         return bool(old and new and tracker.status[tracker.pots[target]] == "idle" and old.status == "idle"
@@ -451,24 +448,24 @@ class _Lifter:
                 return None
             if p.pos != q.pos:
                 movers.append(j)
-        chosen = []
-        for j in movers:
-            p, q = before.players[j].pos, after.players[j].pos
-            step, logged = (q[0] - p[0], q[1] - p[1]), joint[j]
-            if logged != step:
-                raise self.fail(f"step {i} (player {j})", f"player {j} moved by {step} but the logged action is "
-                                f"{logged!r}")
-            move = self._move_actions.get((j, p, q))
-            if move is None:
-                atom = ("move", agent_name(j), cell(p), cell(q))
-                move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
-            chosen.append(move)
+        chosen = [self._move(i, j, before.players[j].pos, after.players[j].pos, joint[j]) for j in movers]
         if len(chosen) == 2:
             return self._two_moves(state, i, chosen)
         failure = apply(state, chosen[0][1]) if chosen else None
         if failure:
             raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
         return chosen
+
+    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> tuple[Fact, GroundAction]:
+        """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
+        step = (q[0] - p[0], q[1] - p[1])
+        if logged != step:
+            raise self.fail(f"step {i} (player {j})", f"player {j} moved by {step} but the logged action is {logged!r}")
+        move = self._move_actions.get((j, p, q))
+        if move is None:
+            atom = ("move", agent_name(j), cell(p), cell(q))
+            move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
+        return move
 
     def _two_moves(self, state: set[Fact], i: int,
                    chosen: list[tuple[Fact, GroundAction]]) -> list[tuple[Fact, GroundAction]]:
