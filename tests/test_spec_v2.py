@@ -123,13 +123,15 @@ def test_onion_of_a_real_unserved_soup_is_not_constructive(overcooked):
 
 
 def test_reward_decides_the_goal_under_both_rule_sets():
-    from strips_int.grounders.overcooked.formats import Game
+    from strips_int.grounders.overcooked.formats import INTERACT, Game, Player, RawState
     from strips_int.grounders.overcooked.lift import rewarded_soups
+
+    states = [RawState(players=(Player((1, 1), (0, 1), None),) * 2, objects={})] * 3
 
     steps = [(0, ("deliver", "player0", "soup1", "w", "c1")), (2, ("deliver", "player1", "soup2", "w", "c2"))]
 
     def game(rewards, old_rules):
-        return Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=sum(rewards),
+        return Game(source="g.json", layout="x", states=states, actions=[(INTERACT,) * 2] * 3, reward=sum(rewards),
                     rewards=tuple(rewards), old_rules=old_rules)
 
     assert rewarded_soups(game([20, 0, 20], True), steps) == ["soup1", "soup2"]
@@ -141,7 +143,9 @@ def test_reward_decides_the_goal_under_both_rule_sets():
     with pytest.raises(StripsIntError, match=r"step 1: logged reward 5, but the step delivers 0 soup"):
         rewarded_soups(game([13, 5, 0], False), steps)
     with pytest.raises(StripsIntError, match="2 rewards logged for 3 joint actions"):
-        rewarded_soups(Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=0, rewards=(0, 0)), steps)
+        rewarded_soups(Game(source="g.json", layout="x", states=states, actions=[(INTERACT,) * 2] * 3, reward=0,
+                            rewards=(0, 0)), steps)
     # No reward logged: every delivered soup is the goal.
-    assert rewarded_soups(Game(source="g.json", layout="x", states=[], actions=[()] * 3, reward=None), steps) == [
+    assert rewarded_soups(Game(source="g.json", layout="x", states=states, actions=[(INTERACT,) * 2] * 3,
+                               reward=None), steps) == [
         "soup1", "soup2"]

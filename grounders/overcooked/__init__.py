@@ -18,13 +18,13 @@ from typing import Any, Iterator, Mapping, Sequence
 from strips_int.domain import Domain
 from strips_int.errors import StripsIntError
 from strips_int.task import Problem
-from strips_int.trace import Trace
+from strips_int.trace import Grounder, Trace
 
 from ..base import Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
                       load_grid, parse_grid)
-from .lift import NEEDED_ACTIONS, agent_name, layout_problem, lift_game
+from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game
 
 __all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game",
            "load_grid", "parse_grid", "read_traces", "recorded_terrain", "roles_for", "rollout_seat", "states_trace"]
@@ -121,9 +121,10 @@ def game_trace(
     terrain: Layout | None = None,
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
+    grounder: Grounder | None = None,
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
-    roles and data-set keys in ``meta``."""
+    roles and data-set keys in ``meta``; ``grounder`` as :func:`~.lift.lift_game` takes it."""
     if terrain is None and game.terrain is not None:
         terrain = recorded_terrain(game)
     if terrain is None and not game.layout:
@@ -136,7 +137,7 @@ def game_trace(
         named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
         terrain = get_layout(named)
         meta["layout"] = ALIASES.get(game.layout, game.layout)
-    return lift_game(game, terrain, domain, meta)
+    return lift_game(game, terrain, domain, meta, grounder)
 
 
 def recorded_terrain(game: Game) -> Layout:
@@ -194,8 +195,18 @@ class _Overcooked:
         Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int),
     )
 
+    def __init__(self) -> None:
+        #: The domain of the last file read and the grounder its games share (:func:`.lift.layout_grounder`):
+        #: a batch reads every game in one domain, and grounds each action once.
+        self._shared: tuple[Domain, Grounder] | None = None
+
     def recognizes(self, path: Path) -> bool:
         return detect(path) is not None
+
+    def _grounder(self, domain: Domain) -> Grounder:
+        if self._shared is None or self._shared[0] is not domain:
+            self._shared = (domain, layout_grounder(domain))
+        return self._shared[1]
 
     def read(self, path: Path, domain: Domain, layout: str | None = None, grid: str | Path | None = None,
              roles: Sequence[str] | None = None, ego_seat: str | None = None, **_: Any) -> Iterator[Trace | StripsIntError]:
@@ -209,7 +220,7 @@ class _Overcooked:
                 yield game
                 continue
             try:
-                yield game_trace(game, domain, terrain, roles, ego_seat)
+                yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain))
             except StripsIntError as exc:
                 yield exc
 

@@ -4,7 +4,11 @@ Four formats, told apart by content: (1) the paper's user-study web app JSON
 (``ep_states``/``ep_actions`` with action indices); (2) ZSC-Eval/HSP rollout
 pickles, stride 3 or 4; (3) overcooked-ai (>= 1.0) episode JSON (state dicts,
 actions as vectors or ``"interact"``); (4) overcooked-ai human-data CSV
-(one game per ``trial_id``).
+(one game per ``trial_id``, the 2019 and 2020 data alike).
+
+Every value is checked for its type and range as it is read, so a bad file
+is one :class:`StripsIntError` naming the state or step; error messages show
+input values through :func:`~strips_int.errors.brief`, never whole.
 """
 
 from __future__ import annotations
@@ -12,17 +16,23 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator, NamedTuple
 
-from strips_int.errors import StripsIntError
-from strips_int.files import read_json, read_text
+from strips_int.errors import StripsIntError, brief
+from strips_int.files import read_text
 
 from .layouts import known_layouts
-from .recipes import Recipe, recipe
+from .recipes import INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
+
+try:  # orjson decodes a game about twice as fast; the standard library is the fallback
+    import orjson
+except ImportError:  # pragma: no cover - orjson is installed with the package's extras
+    orjson = None
 
 Pos = tuple[int, int]
 #: A player's action: a direction (dx, dy), (0, 0) to stay, or "interact".
@@ -30,26 +40,34 @@ Move = tuple[int, int] | str
 INTERACT = "interact"
 _INDEX_ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
 DEFAULT_COOK_TIME = 20
+#: The objects of overcooked-ai's games (``ObjectState.name``).
+KINDS = ("onion", "tomato", "dish", "soup")
+#: Bounds far above any real game, so that a huge number is an error rather than a slow message.
+_MAX_COORDINATE = 10_000
+_MAX_COOK_TIME = 1_000_000
+#: The largest pickle read (the real rollouts are about 120 KB).
+_MAX_PICKLE_BYTES = 256 * 2**20
 
 
-@dataclass(frozen=True)
-class Item:
-    """An object as the game shows it; soups carry ingredients and idle/cooking/ready."""
+class Item(NamedTuple):
+    """An object as the game shows it; soups carry ingredients and idle/cooking/ready.
+
+    This and the two below are named tuples, not dataclasses: a game makes thousands, and a tuple is
+    made several times faster.
+    """
 
     kind: str
     ingredients: tuple[str, ...] = ()
     status: str | None = None
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     pos: Pos
     facing: Pos
     held: Item | None
 
 
-@dataclass(frozen=True)
-class RawState:
+class RawState(NamedTuple):
     """Players and objects; under new rules also the orders and bonus orders the state shows (None: not shown)."""
 
     players: tuple[Player, ...]
@@ -62,10 +80,16 @@ class RawState:
 class Game:
     """One recorded game, normalized: states[i] --actions[i]--> states[i+1].
 
-    ``states`` may be one shorter than it would need to be for the last action
-    (the user-study files have no final state). ``rewards[i]``, when logged, is
-    the reward of ``actions[i]`` (all four formats log it on the delivering
-    action's own step); ``reward`` is their sum.
+    ``rewards[i]``, when logged, is the reward of ``actions[i]`` (all four
+    formats log it on the delivering action's own step); ``reward`` is their sum.
+
+    A game is whole (SPEC section 11: every step follows from the one before and the reward
+    agrees with the trace), so its parts must fit each other, in every format: at least one
+    state; as many states as joint actions (the user-study files: no state after the last
+    action, which is then grounded only when it is a delivery) or one more (a final state);
+    every state has the same players and every joint action one move per player; logged
+    rewards are finite numbers, one per joint action. A game that breaks this is an error
+    when it is made (never a shorter game read as whole).
     """
 
     source: str
@@ -82,6 +106,30 @@ class Game:
     #: Seats played by a person, when the file says (CSV ``player_<i>_is_human``).
     humans: tuple[bool, ...] | None = None
 
+    def __post_init__(self) -> None:
+        source, states, actions = self.source, self.states, self.actions
+        if not states:
+            raise StripsIntError(source, None, "the game has no states")
+        if len(states) not in (len(actions), len(actions) + 1):
+            raise StripsIntError(source, None, f"{len(states)} states for {len(actions)} joint actions: a game has "
+                                 "as many states as joint actions, or one more (a final state)")
+        players = len(states[0].players)
+        if players == 0:
+            raise StripsIntError(source, "state 0", "no players")
+        for i, state in enumerate(states):
+            if len(state.players) != players:
+                raise StripsIntError(source, f"state {i}", f"{len(state.players)} players, but state 0 has {players}")
+        for i, joint in enumerate(actions):
+            if len(joint) != players:
+                raise StripsIntError(source, f"action {i}", f"{len(joint)} moves for {players} players")
+        if self.rewards is not None:
+            if len(self.rewards) != len(actions):
+                raise StripsIntError(source, None, f"{len(self.rewards)} rewards logged for {len(actions)} joint "
+                                     "actions: they must be one per action")
+            bad = next((i for i, r in enumerate(self.rewards) if not math.isfinite(r)), None)
+            if bad is not None:
+                raise StripsIntError(source, f"step {bad}", f"reward {self.rewards[bad]} is not a finite number")
+
 
 class _NoClasses(pickle.Unpickler):
     """A pickle may run code; these games need no class at all, so none is admitted."""
@@ -95,11 +143,16 @@ class _NoClasses(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}: game pickles hold plain data only")
 
 
+#: An object key ``"ep_states"`` (or ``"ep_observations"``) whose value is a list. In JSON text these bytes
+#: can only be such a key: inside a string the quotes would be escaped, and a string value is never followed by ``:``.
+_EPISODE_KEY = re.compile(rb'"ep_(?:states|observations)"\s*:\s*\[')
+
+
 def detect(path: Path) -> str | None:
     """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
 
-    JSON is parsed (an object with ``ep_states`` or ``ep_observations``, at any depth; a file that never mentions
-    ``"ep_states"`` is passed over unparsed); a CSV's header must name
+    A JSON file must hold an object with an ``ep_states`` (or ``ep_observations``) list, at any depth,
+    recognized from its bytes without parsing (the reader parses it once); a CSV's header must name
     ``state`` and ``joint_action``; a pickle must open with the pickle protocol
     opcode (loading it is the reader's work, with no classes admitted).
     """
@@ -113,14 +166,10 @@ def detect(path: Path) -> str | None:
                 header = next(csv.reader(handle), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
-            return "episode-json" if _is_episode(read_json(path, mentioning=b'"ep_')) else None
-    except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
+            return "episode-json" if _EPISODE_KEY.search(path.read_bytes()) else None
+    except (OSError, UnicodeDecodeError, csv.Error):
         return None
     return None
-
-
-def _is_episode(data: Any) -> bool:
-    return _episode_object(data) is not None
 
 
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
@@ -128,8 +177,8 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
     source = str(path)
     try:
         if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
-            kind, data = "episode-json", read_json(path)
-            games: Iterator[Game | StripsIntError] = iter([_read_episode(data, source, layout)])
+            kind = "episode-json"
+            games: Iterator[Game | StripsIntError] = iter([_read_episode(_json_file(path), source, layout)])
         elif (kind := detect(path)) == "zsceval-pickle":
             games = iter([_read_pickle(path, layout)])
         elif kind == "overcooked-ai-csv":
@@ -146,18 +195,48 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
         yield game
 
 
+def _json_file(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise StripsIntError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+    return _json(raw, str(path), None)
+
+
+def _json(text: bytes | str, source: str, where: str | None, what: str = "JSON") -> Any:
+    """Parsed JSON (never evaluated): orjson where installed, else (and for what orjson refuses, such as
+    ``NaN``) the standard library. Malformed or too deep JSON is the error, at ``where`` (default: the
+    line and column in ``text``)."""
+    if orjson is not None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StripsIntError(source, where or f"line {exc.lineno}, column {exc.colno}",
+                             f"malformed {what}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise StripsIntError(source, where, f"{what} is not UTF-8 text: {exc.reason}") from None
+    except RecursionError:
+        raise StripsIntError(source, where, f"{what} nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise StripsIntError(source, where, f"unreadable {what}: {exc}") from None
+
+
 _STATE_KEYS = ("ep_states", "ep_observations")  # overcooked-ai's older episodes call the states observations
 
 
 def _episode_object(data: Any) -> dict | None:
-    """The object holding the episode: ``data`` itself or the first nested object with ``ep_states``."""
+    """The object holding the episode: ``data`` itself or the first nested object with ``ep_states``
+    (breadth first, each value visited once)."""
     pending = [data]
-    while pending:
-        value = pending.pop(0)
+    for value in pending:  # grows as it goes: a queue without pops
         if isinstance(value, dict):
             if any(isinstance(value.get(k), list) for k in _STATE_KEYS):
                 return value
-            pending += list(value.values())
+            pending += [v for v in value.values() if isinstance(v, (dict, list))]
         elif isinstance(value, list):
             pending += [v for v in value if isinstance(v, (dict, list))]
     return None
@@ -171,30 +250,45 @@ def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
-    """An overcooked-ai episode (or the user-study web app's); ``mdp_params.terrain`` is the terrain when present."""
+    """An overcooked-ai episode (or the user-study web app's); ``mdp_params.terrain`` is the terrain when present.
+
+    A file may hold a list of episodes, ``ep_states`` a list of state lists (the user-study web app
+    writes one): the first is read, and ``ep_actions`` and ``ep_rewards`` must be nested alike.
+    """
     data = _episode_object(data)
     if data is None:
         raise StripsIntError(source, None, 'an episode JSON needs "ep_states" (or "ep_observations") and "ep_actions"')
     key = next(k for k in _STATE_KEYS if isinstance(data.get(k), list))
-    # Files may hold a list of episodes (the user-study web app writes one): read the first.
     nested = bool(data[key]) and isinstance(data[key][0], list)
 
-    def _first(value: Any) -> Any:
-        return value[0] if nested and isinstance(value, list) and value else value
+    def _episode(name: str) -> list:
+        value = data[name]
+        if nested:
+            value = value[0] if isinstance(value, list) and value else None
+        if not isinstance(value, list):
+            shape = "a list holding a list, as ep_states is" if nested else "a list"
+            raise StripsIntError(source, name, f"expected {shape}, found {brief(data[name])}")
+        return value
 
-    states_raw = _first(data[key])
-    actions_raw = _first(data.get("ep_actions", []))
-    params = data.get("mdp_params") or {}
+    if "ep_actions" not in data:
+        raise StripsIntError(source, None, 'no "ep_actions": a game needs the joint action of every step')
+    states_raw, actions_raw = _episode(key), _episode("ep_actions")
+    params = data.get("mdp_params")
     if isinstance(params, list):
-        params = params[0] if params else {}
+        params = params[0] if params else None
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise StripsIntError(source, "mdp_params", f"expected an object, found {brief(params)}")
     layout = layout or params.get("layout_name") or data.get("layout_name")
-    rewards = _first(data.get("ep_rewards"))
-    cook_time = int(params.get("cook_time") or DEFAULT_COOK_TIME)
-    states = [_state(s, source, i, cook_time) for i, s in enumerate(states_raw)]
+    if layout is not None and not isinstance(layout, str):
+        raise StripsIntError(source, "layout_name", f"expected a layout name, found {brief(layout)}")
+    cook_time = _cook_time(params.get("cook_time"), source)
+    states, new_style = _states(states_raw, source, cook_time)
     actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
     # Old-format soups (ingredient, count, ticks) mean the old rules; mdp_params may say so outright.
-    old_rules = bool(params.get("old_dynamics", not _new_style(states_raw)))
-    per_step = _rewards(rewards, source) if isinstance(rewards, list) else None
+    old_rules = bool(params.get("old_dynamics", not new_style))
+    per_step = _rewards(_episode("ep_rewards"), source) if data.get("ep_rewards") is not None else None
     terrain = params.get("terrain")
     return Game(
         source=source, layout=layout, states=states, actions=actions,
@@ -204,26 +298,49 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     )
 
 
+def _cook_time(value: Any, source: str) -> int:
+    """``mdp_params.cook_time``: a whole number of steps (absent or null: the default 20)."""
+    if value is None:
+        return DEFAULT_COOK_TIME
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or not 0 < value <= _MAX_COOK_TIME:
+        raise StripsIntError(source, "mdp_params.cook_time", f"expected a whole number of steps from 1 to "
+                             f"{_MAX_COOK_TIME}, found {brief(value)}")
+    return value
+
+
 def _read_pickle(path: Path, layout: str | None) -> Game:
+    """A ZSC-Eval rollout: ``[state, joint_action, events]`` repeated, then the final state (stride 3), or
+    ``[state, agent_index, joint_action, events]`` repeated, then the final state and its agent index (stride 4).
+
+    The pickle is read whole into memory (at most 256 MB) and loaded from there with no class admitted; the
+    unpickler checks each declared length against the bytes held, except that it allocates a bytes object
+    before filling it, so a pickle declaring one larger than memory fails that allocation: both are this error.
+    """
     source = str(path)
     try:
         with path.open("rb") as handle:
-            data = _NoClasses(handle).load()
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError) as exc:
-        raise StripsIntError(source, None, f"cannot load pickle: {exc}") from None
+            raw = handle.read(_MAX_PICKLE_BYTES + 1)
+        if len(raw) > _MAX_PICKLE_BYTES:
+            raise StripsIntError(source, None, f"a pickle over {_MAX_PICKLE_BYTES // 2**20} MB is no game rollout")
+        data = _NoClasses(io.BytesIO(raw)).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError,
+            RecursionError) as exc:
+        raise StripsIntError(source, None, f"cannot load pickle: {brief(str(exc), 200)}") from None
+    except MemoryError:
+        raise StripsIntError(source, None, "cannot load pickle: it declares more data than memory holds") from None
     if not isinstance(data, list) or len(data) < 2 or not isinstance(data[0], dict):
         raise StripsIntError(source, None, "expected a list [state, joint_action, events, ..., final state]")
-    stride = 4 if isinstance(data[1], int) else 3
+    stride = 4 if type(data[1]) is int else 3
     steps = (len(data) - 1) // stride
-    states = [_state(data[i * stride], source, i) for i in range(steps + 1)]
+    rest = data[steps * stride:]
+    if not (isinstance(rest[0], dict) and (len(rest) == 1 or stride == 4 and len(rest) == 2 and type(rest[1]) is int)):
+        raise StripsIntError(source, None, f"{len(data)} entries are not whole steps of {stride} and a final state")
+    states, _ = _states(data[0::stride][:steps + 1], source, reuse=False)
     actions = [_joint(data[i * stride + stride - 2], source, i) for i in range(steps)]
     # The pickles log no reward: each step's events count deliveries per player, 20 each (old rules).
-    deliveries = []
-    for i in range(steps):
-        events = data[i * stride + stride - 1]
-        if not isinstance(events, (list, tuple)):
-            raise StripsIntError(source, f"step {i}", f"expected a list of per-player events, found {events!r}")
-        deliveries.append(sum(int(e.get("delivery", 0)) for e in events if isinstance(e, dict)))
+    deliveries = [_deliveries(data[i * stride + stride - 1], source, i) for i in range(steps)]
     if layout is None:  # the rollouts keep their layout in a folder name
         known = set(known_layouts())
         layout = next((part for part in reversed(path.parts[:-1]) if part in known), None)
@@ -231,22 +348,41 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
                 rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
 
 
+def _deliveries(events: Any, source: str, step: int) -> int:
+    """The soups delivered in one rollout step: the sum of its per-player ``delivery`` counters."""
+    if not isinstance(events, (list, tuple)) or not all(isinstance(e, dict) for e in events):
+        raise StripsIntError(source, f"step {step}", f"expected a list of per-player events, found {brief(events)}")
+    total = 0
+    for j, event in enumerate(events):
+        count = event.get("delivery", 0)
+        if type(count) is not int or not 0 <= count <= 1:
+            raise StripsIntError(source, f"step {step}", f"player {j}'s delivery count is {brief(count)}: a "
+                                 "player delivers 0 or 1 soup per step")
+        total += count
+    return total
+
+
 def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]:
     """One game per ``trial_id`` (a trial that cannot be read is its error, the others still read);
-    terrain from the ``layout`` column, seats from ``player_<i>_is_human``."""
+    terrain from the ``layout`` column, seats from ``player_<i>_is_human``.
+
+    A field may be at most ``csv.field_size_limit()`` characters (131,072 unless raised; the real
+    files' longest is about 1,200): a longer one is an error naming its line."""
     source = str(path)
     try:
         reader = csv.DictReader(io.StringIO(read_text(path)))
+        missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
+        if missing:
+            raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
+        trials: dict[str, list[tuple[int, dict]]] = {}
+        for row in reader:
+            trials.setdefault(row["trial_id"], []).append((reader.line_num, row))
+    except csv.Error as exc:
+        yield StripsIntError(source, f"line {reader.line_num + 1}", f"malformed CSV: {exc}")
+        return
     except StripsIntError as exc:
         yield exc
         return
-    missing = {"state", "joint_action", "trial_id"} - set(reader.fieldnames or [])
-    if missing:
-        yield StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
-        return
-    trials: dict[str, list[tuple[int, dict]]] = {}
-    for line, row in enumerate(reader, start=2):
-        trials.setdefault(row["trial_id"], []).append((line, row))
     for trial, rows in trials.items():
         try:
             yield _csv_trial(f"{source}#{trial}", trial, rows, layout)
@@ -263,112 +399,224 @@ def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: st
         try:
             rewards.append(float(row.get("reward") or 0))
         except ValueError:
-            raise StripsIntError(source, f"line {line}", f"reward {row['reward']!r} is not a number") from None
+            raise StripsIntError(source, f"line {line}", f"reward {brief(row['reward'])} is not a number") from None
     first_line, first = rows[0]
     terrain = (_grid_rows(_cell_json(first, "layout", source, first_line, quotes=True), source,
                           f"line {first_line}, column layout") if first.get("layout") else None)
     humans = tuple(first.get(f"player_{j}_is_human", "").strip().lower() == "true" for j in range(2))
+    states, new_style = _states(states_raw, source)
     return Game(source=source, layout=layout or first.get("layout_name") or None,
-                states=[_state(s, source, i) for i, s in enumerate(states_raw)], actions=actions,
-                reward=sum(rewards), rewards=tuple(rewards), old_rules=not _new_style(states_raw),
+                states=states, actions=actions, reward=sum(rewards), rewards=tuple(rewards), old_rules=not new_style,
                 meta={"trial_id": trial}, terrain=terrain,
                 humans=humans if all(f"player_{j}_is_human" in first for j in range(2)) else None)
 
 
 def _cell_json(row: dict, column: str, source: str, line: int, quotes: bool = False) -> Any:
     text = row.get(column) or ""
-    try:
-        return json.loads(text.replace("'", '"') if quotes else text)
-    except json.JSONDecodeError as exc:
-        raise StripsIntError(source, f"line {line}", f"malformed JSON in column {column}: {exc.msg}") from None
+    return _json(text.replace("'", '"') if quotes else text, source, f"line {line}", f"JSON in column {column}")
 
 
 def _grid_rows(grid: Any, source: str, where: str) -> tuple[str, ...]:
-    """A recorded terrain: a list of rows, each a string or a list of grid characters."""
-    if not isinstance(grid, list) or not grid or not all(isinstance(r, (list, str)) for r in grid):
-        raise StripsIntError(source, where, f"a terrain must be a list of grid rows, found {grid!r:.80}")
-    return tuple(r if isinstance(r, str) else "".join(map(str, r)) for r in grid)
-
-
-def _new_style(states: list) -> bool:
-    """New rules show orders in the state (``all_orders``) or soups with ``_ingredients``."""
-    return any(isinstance(s, dict) and ("all_orders" in s or "bonus_orders" in s
-                                        or any(isinstance(o, dict) and "_ingredients" in o for o in _objects_of(s)))
-               for s in states)
+    """A recorded terrain: a list of rows, each a string or a list of one-character strings."""
+    if (not isinstance(grid, list) or not grid
+            or not all(isinstance(r, str) or isinstance(r, list) and all(isinstance(c, str) for c in r) for r in grid)):
+        raise StripsIntError(source, where, f"a terrain must be a list of grid rows, found {brief(grid)}")
+    return tuple(r if isinstance(r, str) else "".join(r) for r in grid)
 
 
 def _rewards(values: list, source: str) -> tuple[float, ...]:
     """Per-step rewards of an episode JSON; the error names the step of a non-number."""
+    if all(type(v) is int for v in values):  # hot: the user-study files (and an int is finite)
+        return tuple(map(float, values))
     for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StripsIntError(source, f"step {i}", f"reward {value!r} is not a number")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise StripsIntError(source, f"step {i}", f"reward {brief(value)} is not a finite number")
     return tuple(float(v) for v in values)
 
 
-def _objects_of(state: Any) -> list:
-    objects = state.get("objects", []) if isinstance(state, dict) else []
-    return list(objects.values()) if isinstance(objects, dict) else list(objects)
+def _where(index: int, at: int | Pos | None) -> str:
+    """``state 3``, ``state 3, player 1`` or ``state 3, object at (2, 0)``: built only for an error."""
+    if at is None:
+        return f"state {index}, an object"
+    return f"state {index}, player {at}" if isinstance(at, int) else f"state {index}, object at {at}"
 
 
-def _pos(value: Any, source: str, index: int, player: int | None = None) -> Pos:
-    """A position ``[x, y]``; the error names the state (and player). Hot: the message is built only on failure."""
-    if type(value) in (list, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
-        return (value[0], value[1])
-    where = f"state {index}" if player is None else f"state {index}, player {player}"
-    raise StripsIntError(source, where, f"expected a position [x, y], found {value!r}")
+def _pos(value: Any, source: str, index: int, at: int | Pos | None = None) -> Pos:
+    """A position or direction ``[x, y]`` of whole numbers, in state ``index`` at ``at`` (see :func:`_where`)."""
+    if type(value) in (list, tuple) and len(value) == 2:
+        x, y = value
+        if type(x) is int and type(y) is int and -_MAX_COORDINATE < x < _MAX_COORDINATE \
+                and -_MAX_COORDINATE < y < _MAX_COORDINATE:
+            return (x, y)
+    raise StripsIntError(source, _where(index, at), f"expected [x, y], two whole numbers under {_MAX_COORDINATE} "
+                         f"in size, found {_shown(value)}")
 
 
-def _item(data: Any, source: str, where: Callable[[], str], cook_time: int = DEFAULT_COOK_TIME) -> Item:
-    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags).
+def _shown(value: Any) -> str:
+    """A short list's items, each in brief; anything else in brief."""
+    if isinstance(value, (list, tuple)) and len(value) <= 4:
+        return "[" + ", ".join(brief(v) for v in value) + "]"
+    return brief(value)
 
-    ``where()`` names the place for an error; it is a function so the hot path builds no text.
-    """
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise StripsIntError(source, where(), f"expected an object with a name, found {data!r}")
-    kind = data["name"]
+
+#: The plain objects, shared by every state.
+_PLAIN = {kind: Item(kind) for kind in KINDS if kind != "soup"}
+
+
+def _item(data: Any, source: str, index: int, at: int | Pos, cook_time: int = DEFAULT_COOK_TIME) -> Item:
+    """An object dict of either generation (soup state tuple, or ``_ingredients`` and flags), held by
+    player ``at`` or lying at position ``at`` in state ``index``."""
+    if not isinstance(data, dict):
+        raise StripsIntError(source, _where(index, at), f"expected an object with a name, found {brief(data)}")
+    kind = data.get("name")
+    plain = _PLAIN.get(kind) if isinstance(kind, str) else None
+    if plain is not None:
+        return plain
     if kind != "soup":
-        return Item(kind)
+        raise StripsIntError(source, _where(index, at), f"unknown object {brief(kind)}: expected one of {', '.join(KINDS)}")
     if "_ingredients" in data:
-        ingredients = tuple(sorted(i["name"] for i in data["_ingredients"]))
+        parts = data["_ingredients"]
+        if not (isinstance(parts, list) and len(parts) <= MAX_INGREDIENTS
+                and all(isinstance(i, dict) and i.get("name") in INGREDIENTS for i in parts)):
+            raise StripsIntError(source, _where(index, at), f"a soup's _ingredients must be up to {MAX_INGREDIENTS} objects "
+                                 f"named {' or '.join(INGREDIENTS)}, found {_shown(parts)}")
         status = "ready" if data.get("is_ready") else "cooking" if data.get("is_cooking") else "idle"
-        return Item(kind, ingredients, status)
+        return Item(kind, tuple(sorted(i["name"] for i in parts)), status)
     state = data.get("state")
-    if not (isinstance(state, (list, tuple)) and len(state) == 3):
-        raise StripsIntError(source, where(), f"a soup's state must be (ingredient, count, ticks), found {state!r}")
-    ingredient, count, ticks = state
-    status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
-    return Item(kind, (ingredient,) * int(count), status)
+    if type(state) in (list, tuple) and len(state) == 3:
+        ingredient, count, ticks = state
+        if (ingredient in INGREDIENTS and type(count) is int and 0 < count <= MAX_INGREDIENTS
+                and type(ticks) is int and 0 <= ticks <= _MAX_COOK_TIME):
+            status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
+            return Item(kind, (ingredient,) * count, status)
+    raise StripsIntError(source, _where(index, at), f"a soup's state must be (ingredient, count 1-{MAX_INGREDIENTS}, cooking "
+                         f"ticks), found {_shown(state)}")
 
 
-def _state(data: Any, source: str, index: int, cook_time: int = DEFAULT_COOK_TIME) -> RawState:
-    where = f"state {index}"
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-        raise StripsIntError(source, where, "a state needs a list of players")
+def _states(raws: list, source: str, cook_time: int = DEFAULT_COOK_TIME, reuse: bool = True
+            ) -> tuple[list[RawState], bool]:
+    """A game's states, checked, and whether they show the new rules (orders, or soups with ``_ingredients``).
+
+    Hot: most steps change little. With ``reuse``, a state equal (as decoded) to the one before it is that
+    same :class:`RawState`, and a player or the objects equal to the ones before are those same values, so
+    each distinct value is checked and built once and the lifter can skip what is identical. Only for
+    decoded JSON: comparing costs at most the size of the text there, while a pickle can share a list
+    within itself so that comparing it with an equal copy takes forever.
+    """
+    states: list[RawState] = []
+    new_style = False
+    soups_seen = False  # a game's soups are all of one generation: the first tells
+    before_raw: dict | None = None
+    before: RawState | None = None
+    for i, raw in enumerate(raws):
+        try:
+            if before_raw is None or raw != before_raw:
+                before = _state(raw, source, i, cook_time, before_raw, before)
+                before_raw = raw if reuse else None
+                if not new_style and ("all_orders" in raw or "bonus_orders" in raw):
+                    new_style = True
+                if not soups_seen and (before.objects or any(p.held for p in before.players)):
+                    soup = _first_soup(raw)
+                    soups_seen = soup is not None
+                    new_style = new_style or soups_seen and "_ingredients" in soup
+        except RecursionError:
+            raise StripsIntError(source, f"state {i}", "nested too deeply") from None
+        states.append(before)
+    return states, new_style
+
+
+def _first_soup(state: dict) -> dict | None:
+    """The first soup of a (checked) state dict, on the grid or held, or None."""
+    listed = state["objects"].values() if isinstance(state.get("objects"), dict) else state.get("objects") or ()
+    held = [p.get("held_object") for p in state["players"]]
+    return next((o for o in (*listed, *held) if isinstance(o, dict) and o.get("name") == "soup"), None)
+
+
+def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict | None = None,
+           before: RawState | None = None) -> RawState:
+    """One state; ``before`` (decoded from ``before_raw``) lends the players and objects that did not change."""
+    if not isinstance(data, dict) or type(data.get("players")) is not list:
+        raise StripsIntError(source, f"state {index}", "a state needs a list of players")
     players = []
+    old = before_raw["players"] if before_raw is not None else ()
     for j, player in enumerate(data["players"]):
+        if j < len(old) and player == old[j] and j < len(before.players):
+            players.append(before.players[j])
+            continue
         if not isinstance(player, dict):
-            raise StripsIntError(source, where, f"player {j} is not an object")
-        held = player.get("held_object")
-        players.append(Player(
-            pos=_pos(player.get("position"), source, index, j),
-            facing=_pos(player.get("orientation"), source, index, j),
-            held=None if held is None else _item(held, source, lambda: f"{where}, player {j}", cook_time),
-        ))
-    objects = {}
-    for obj in _objects_of(data):
-        pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
-        objects[pos] = _item(obj, source, lambda: f"{where}, object at {pos}", cook_time)
-    orders = data.get("all_orders")
-    if not isinstance(orders, list):
+            raise StripsIntError(source, f"state {index}", f"player {j} is not an object")
+        pos, facing, held = player.get("position"), player.get("orientation"), player.get("held_object")
+        if type(pos) is list and len(pos) == 2 and type(facing) is list and len(facing) == 2 \
+                and type(pos[0]) is int and type(pos[1]) is int and type(facing[0]) is int \
+                and type(facing[1]) is int and -1 <= facing[0] <= 1 and -1 <= facing[1] <= 1 \
+                and 0 <= pos[0] < _MAX_COORDINATE and 0 <= pos[1] < _MAX_COORDINATE:  # hot: decoded JSON
+            pos, facing = (pos[0], pos[1]), (facing[0], facing[1])
+        else:
+            pos, facing = _pos(pos, source, index, j), _pos(facing, source, index, j)
+        if held is None:
+            item = None
+        elif j < len(old) and isinstance(old[j], dict) and held == old[j].get("held_object"):
+            item = before.players[j].held  # still holding the same
+        else:
+            item = _item(held, source, index, j, cook_time)
+        players.append(Player(pos, facing, item))
+    listed = data.get("objects", ())
+    if before_raw is None:
+        objects = _objects(listed, source, index, cook_time)
+    elif listed == before_raw.get("objects", ()):
+        objects = before.objects
+    else:
+        objects = _objects(listed, source, index, cook_time, before_raw.get("objects"), before.objects)
+    if "all_orders" not in data and "bonus_orders" not in data:
         return RawState(players=tuple(players), objects=objects)
-    bonus = data.get("bonus_orders") or []
-    return RawState(players=tuple(players), objects=objects, orders=tuple(recipe(o) for o in orders),
-                    bonus=tuple(recipe(o) for o in bonus if isinstance(o, dict)))
+    orders, bonus = data.get("all_orders"), data.get("bonus_orders")
+    where = f"state {index}"
+    return RawState(players=tuple(players), objects=objects,
+                    orders=_orders(orders, source, where, "all_orders") if orders is not None else None,
+                    bonus=_orders(bonus, source, where, "bonus_orders") if bonus is not None else ())
+
+
+def _objects(listed: Any, source: str, index: int, cook_time: int, old_listed: Any = None,
+             old: dict[Pos, Item] | None = None) -> dict[Pos, Item]:
+    """The objects on the grid, by position: a list, or (the user-study files) a mapping keyed by ``"x,y"``;
+    an object of a mapping equal to the one under its key in ``old_listed`` is the same as in ``old``."""
+    if not isinstance(listed, (list, dict, tuple)):
+        raise StripsIntError(source, f"state {index}", f"objects must be a list or a mapping, found {brief(listed)}")
+    objects: dict[Pos, Item] = {}
+    reuse = isinstance(listed, dict) and isinstance(old_listed, dict)
+    for key, obj in listed.items() if isinstance(listed, dict) else enumerate(listed):
+        was = old_listed.get(key) if reuse else None
+        if was is not None and was == obj:
+            pos = tuple(was["position"])  # as checked before
+            item = old[pos]
+        else:
+            pos = _pos(obj.get("position") if isinstance(obj, dict) else None, source, index)
+            item = None
+        if pos in objects:
+            raise StripsIntError(source, f"state {index}", f"two objects at {pos}")
+        objects[pos] = item or _item(obj, source, index, pos, cook_time)
+    return objects
+
+
+def _orders(orders: Any, source: str, where: str, key: str) -> tuple[Recipe, ...]:
+    """A state's ``all_orders`` or ``bonus_orders``."""
+    recipes = orders_of(orders)
+    if recipes is None:
+        raise StripsIntError(source, f"{where}, {key}", f"expected a list of recipes {{\"ingredients\": [...]}} of 1 "
+                             f"to {MAX_INGREDIENTS} {' or '.join(INGREDIENTS)}s, found {_shown(orders)}")
+    return recipes
+
+
+#: Joint actions of two action indices (the user-study files'), by ``6 * first + second``.
+_INDEX_PAIRS = tuple((a, b) for a in _INDEX_ACTIONS for b in _INDEX_ACTIONS)
 
 
 def _joint(data: Any, source: str, index: int) -> tuple[Move, ...]:
+    if type(data) is list and len(data) == 2 and type(data[0]) is int and type(data[1]) is int \
+            and 0 <= data[0] < 6 and 0 <= data[1] < 6:  # hot: the user-study files
+        return _INDEX_PAIRS[6 * data[0] + data[1]]
     if not isinstance(data, (list, tuple)):
-        raise StripsIntError(source, f"action {index}", f"expected a joint action, found {data!r}")
+        raise StripsIntError(source, f"action {index}", f"expected a joint action, found {brief(data)}")
     return tuple(_move(a, source, index) for a in data)
 
 
@@ -377,9 +625,9 @@ def _move(value: Any, source: str, index: int) -> Move:
         return _INDEX_ACTIONS[value]
     if isinstance(value, str) and value.lower() == INTERACT:
         return INTERACT
-    if isinstance(value, (list, tuple)) and tuple(value) in _INDEX_ACTIONS:
+    if type(value) in (list, tuple) and len(value) == 2 and tuple(value) in _INDEX_ACTIONS:
         return tuple(value)
-    raise StripsIntError(source, f"action {index}", f"unknown player action {value!r}")
+    raise StripsIntError(source, f"action {index}", f"unknown player action {_shown(value)}")
 
 
 _HUMAN_SEAT = re.compile(r"human=(\d+)")

@@ -8,15 +8,16 @@ floor, digits floor start tiles (``1`` is player 0's).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_text
 
-from .recipes import Recipe, Values, layout_orders, layout_values
+from .recipes import Recipe, Values, layout_orders, layout_values, orders_of
 
 Pos = tuple[int, int]
 
@@ -59,13 +60,14 @@ class Layout:
     bonus: tuple[Recipe, ...] = ()
     values: Values = Values()
 
+    @functools.cached_property
+    def tiles(self) -> dict[Pos, str]:
+        """Every position's grid character, digits read as floor (computed once: the lifter asks often)."""
+        return {(x, y): " " if char.isdigit() else char for y, row in enumerate(self.rows) for x, char in enumerate(row)}
+
     def tile(self, pos: Pos) -> str | None:
         """The grid character at ``pos`` (digits read as floor), or None off the grid."""
-        x, y = pos
-        if 0 <= y < len(self.rows) and 0 <= x < len(self.rows[y]):
-            char = self.rows[y][x]
-            return " " if char.isdigit() else char
-        return None
+        return self.tiles.get(pos)
 
     def positions(self) -> list[Pos]:
         """Every position of the grid, row by row."""
@@ -144,11 +146,36 @@ def read_layout_dict(path: Path) -> dict[str, Any]:
     try:
         tree = ast.parse(read_text(path), mode="eval")
         data = ast.literal_eval(_floats_to_constants(tree.body, source))
-    except (ValueError, SyntaxError, TypeError) as exc:
-        raise StripsIntError(source, None, f"not an overcooked-ai layout file: {exc}") from None
+    except (ValueError, SyntaxError, TypeError, MemoryError) as exc:
+        raise StripsIntError(source, None, f"not an overcooked-ai layout file: {brief(str(exc), 200)}") from None
+    except RecursionError:
+        raise StripsIntError(source, None, "not an overcooked-ai layout file: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("grid"), str):
         raise StripsIntError(source, None, "not an overcooked-ai layout file: no \"grid\" text")
+    _check_recipe_keys(data, source)
     return data
+
+
+def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
+    """The keys :func:`with_recipes` reads must have overcooked-ai's types (``Recipe.configure``):
+    orders as recipes, values as numbers, one recipe value per order."""
+    for key in ("start_all_orders", "start_bonus_orders"):
+        if data.get(key) is not None and orders_of(data[key]) is None:
+            raise StripsIntError(source, key, f"expected a list of recipes {{\"ingredients\": [...]}} of 1 to 3 "
+                                 f"onions or tomatoes, found {brief(data[key])}")
+    for key in ("delivery_reward", "onion_value", "tomato_value", "order_bonus"):
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise StripsIntError(source, key, f"expected a number, found {brief(value)}")
+    values = data.get("recipe_values")
+    if values is not None:
+        orders = data.get("start_all_orders") or []
+        if (not isinstance(values, list) or len(values) != len(orders)
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
+            raise StripsIntError(source, "recipe_values", f"expected one number per order of start_all_orders "
+                                 f"({len(orders)}), found {brief(values)}")
+    if not isinstance(data.get("old_dynamics", False), bool):
+        raise StripsIntError(source, "old_dynamics", f"expected true or false, found {brief(data['old_dynamics'])}")
 
 
 def _floats_to_constants(node: ast.expr, source: str) -> ast.expr:

@@ -14,12 +14,15 @@ whose effect the reward records. Orientation is not modelled.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, Problem
+from strips_int.task import Fact, GroundAction, Problem
 from strips_int.trace import Grounder, Step, Trace, apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
@@ -76,6 +79,13 @@ class _Tracker:
 
 def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]:
     """The objects (cells, stations) and static facts of a layout; ``(auto-cook)`` under old rules."""
+    objects, static = _terrain(layout, old_rules)
+    return dict(objects), set(static)
+
+
+@functools.lru_cache(maxsize=64)
+def _terrain(layout: Layout, old_rules: bool) -> tuple[Mapping[str, str], frozenset[Fact]]:
+    """:func:`terrain`, computed once per layout (every game on it shares the answer)."""
     objects: dict[str, str] = {}
     static: set[Fact] = set()
     floor = set(layout.floor())
@@ -94,7 +104,7 @@ def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]
     static |= {("succ", a, b) for a, b in zip(_NUMS, _NUMS[1:])}
     if old_rules:
         static.add(("auto-cook",))
-    return objects, static
+    return MappingProxyType(objects), frozenset(static)
 
 
 def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bool | None = None,
@@ -168,32 +178,51 @@ def makeable_recipes(layout: Layout) -> list[Recipe]:
 class _Lifter:
     """One game's grounding: the initial state, then one transition at a time."""
 
-    def __init__(self, game: Game, layout: Layout, domain: Domain) -> None:
+    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
         self.static: set[Fact] = set()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
-        self.known: dict[str, str] = {}  # every object named so far, also in orders tried and dropped
-        self.grounder = Grounder(domain, None, game.source, objects=self.known)
+        self.grounder = grounder or layout_grounder(domain)
+        #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
+        self.known = self.grounder.objects
+        self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
+        self._move_actions: dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]] = {}  # by seat, from, to
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
 
+    def ground(self, atom: Fact, where: str) -> GroundAction:
+        """``atom`` grounded (the one grounding code; the grounder may be shared, the error names this game)."""
+        try:
+            return self.grounder.ground(atom, where)
+        except StripsIntError as exc:
+            raise StripsIntError(self.source, exc.where, exc.message) from None
+
     # -- terrain and the initial state -------------------------------------------------
     def check_terrain(self) -> None:
+        """Players on floor, objects on counters and soups in pots, in every state (each distinct one once)."""
         name = self.layout.name
 
         def shown(pos: Pos) -> str:
             char = self.layout.tile(pos)
             return f"outside layout {name}" if char is None else f"{char!r} in layout {name}"
 
-        tile = self.layout.tile
+        tile = self.layout.tiles.get
+        last: RawState | None = None
+        checked: dict[Pos, Item] | None = None
         for i, state in enumerate(self.game.states):
+            if state is last:
+                continue
+            last = state
             for j, player in enumerate(state.players):
                 if tile(player.pos) != " ":
                     raise self.fail(f"state {i}", f"player {j} stands at {player.pos}, which is "
                                     f"{shown(player.pos)}, not floor: the game does not fit this layout")
+            if state.objects is checked:
+                continue
+            checked = state.objects
             for pos, item in state.objects.items():
                 if tile(pos) not in ("X", "P") or (tile(pos) == "P" and item.kind != "soup"):
                     raise self.fail(f"state {i}", f"a {item.kind} lies at {pos}, which is {shown(pos)}: "
@@ -252,13 +281,9 @@ class _Lifter:
         return name
 
     # -- transitions -------------------------------------------------------------------
-    def apply(self, state: set[Fact], atom: Fact, where: str) -> str | None:
-        """Ground ``atom`` (the one grounding code) and apply it to ``state`` in place, or say why not."""
-        return apply(state, self.grounder.ground(atom, where))
-
 
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
-                      logged: Move | None) -> Fact | None:
+                      logged: Move) -> Fact | None:
         """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
         where = f"step {i} (player {j})"
         p = before.players[j]
@@ -272,15 +297,12 @@ class _Lifter:
             return None
         q = after.players[j]
         if q.pos != p.pos:
-            step = (q.pos[0] - p.pos[0], q.pos[1] - p.pos[1])
-            if logged is not None and logged != step:
-                raise self.fail(where, f"player {j} moved by {step} but the logged action is {logged!r}")
-            return ("move", agent, here, cell(q.pos))
+            return self._move(i, j, p.pos, q.pos, logged)[0]
         tile = self.layout.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
-        if logged is not None and logged != INTERACT:
+        if logged != INTERACT:
             raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
                             f"is {logged!r}, not interact")
         if tile not in STATIONS:
@@ -332,7 +354,7 @@ class _Lifter:
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
     def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
-                        held: Item | None, logged: Move | None) -> bool:
+                        held: Item | None, logged: Move) -> bool:
         """New rules: an empty-handed interaction turns the faced pot from idle to cooking.
 
         As overcooked-ai resolves interactions, in player order: the first player
@@ -342,7 +364,7 @@ class _Lifter:
         """
         if self.game.old_rules or held is not None or target not in tracker.pots:
             return False
-        if logged is not None and logged != INTERACT:
+        if logged != INTERACT:
             return False
         old, new = before.objects.get(target), after.objects.get(target)
         return bool(old and new and tracker.status[tracker.pots[target]] == "idle" and old.status == "idle"
@@ -355,83 +377,188 @@ class _Lifter:
             shown = after.objects.get(pos)
             if shown is None or shown.kind != "soup":
                 continue
-            pot = station(self.layout, pos)
             if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready") and self.game.old_rules:
-                steps.append(("auto-cook", soup, pot))
+                steps.append(("auto-cook", soup, station(self.layout, pos)))
                 tracker.status[soup] = "cooking"
             if tracker.status[soup] == "cooking" and shown.status == "ready":
-                steps.append(("finish-cooking", soup, pot))
+                steps.append(("finish-cooking", soup, station(self.layout, pos)))
                 tracker.status[soup] = "ready"
         return steps
 
     def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
+        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``."""
         game = self.game
-        if not game.states:
-            raise self.fail(None, "the game has no states")
         self.check_terrain()
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
         for i, joint in enumerate(game.actions):
-            before = game.states[i] if i < len(game.states) else None
-            if before is None:
-                raise self.fail(f"step {i}", "an action without the state it was taken in")
+            before = game.states[i]
             after = game.states[i + 1] if i + 1 < len(game.states) else None
-            tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
-            steps += [(i, atom) for atom in chosen]
+            if after is before:
+                continue  # the reader shares a state equal to the one before: nobody did anything
+            chosen = self._moves(state, i, joint, before, after)
+            if chosen is not None and after.objects is before.objects:
+                for atom, action in chosen:  # nothing else changed: as checked before
+                    steps.append((i, atom))
+                    self.actions.append(action)
+                continue
+            if chosen is None:
+                tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
+            steps += [(i, atom) for atom, _ in chosen]
+            self.actions += [action for _, action in chosen]
             if after is None:
                 continue
-            for atom in self.environment(tracker, after):
-                failure = self.apply(state, atom, f"step {i}")
+            cooked = self.environment(tracker, after)
+            for atom in cooked:
+                action = self.ground(atom, f"step {i}")
+                failure = apply(state, action)
                 if failure:
                     raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
-            self._cross_check(tracker, i, after)
+                self.actions.append(action)
+            # Moves change nothing on the grid: when it shows the same objects too, it is as checked before.
+            grid = cooked or after.objects is not before.objects or any(atom[0] != "move" for atom, _ in chosen)
+            self._cross_check(tracker, i, after, grid)
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
         values = self.layout.values if self.layout.orders is not None else None
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values)]
+        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values, self.layout.orders)]
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
                                self.static | self.init, goal, self.source)
         return problem, steps
 
-    def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before, after):
-        """The first player order whose actions are all applicable: its tracker, atoms and state.
+    def _moves(self, state: set[Fact], i: int, joint, before: RawState,
+               after: RawState | None) -> list[tuple[Fact, GroundAction]] | None:
+        """Under old rules, a transition where two players at most move or turn, their hands unchanged:
+        the moves, applied to ``state`` (the tracker does not change); else None, for :meth:`_serialize`.
 
-        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        The common case, made fast: the same outcome and errors as :meth:`_serialize`, without its
+        general search (only two orders to try) and copies.
+        """
+        if after is None or not self.game.old_rules or len(before.players) > 2:
+            return None
+        movers = []
+        for j, (p, q) in enumerate(zip(before.players, after.players)):
+            if p is q:
+                continue
+            if p.held != q.held:
+                return None
+            if p.pos != q.pos:
+                movers.append(j)
+        chosen = [self._move(i, j, before.players[j].pos, after.players[j].pos, joint[j]) for j in movers]
+        if len(chosen) == 2:
+            return self._two_moves(state, i, chosen)
+        failure = apply(state, chosen[0][1]) if chosen else None
+        if failure:
+            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        return chosen
+
+    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> tuple[Fact, GroundAction]:
+        """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
+        step = (q[0] - p[0], q[1] - p[1])
+        if logged != step:
+            raise self.fail(f"step {i} (player {j})", f"player {j} moved by {step} but the logged action is {logged!r}")
+        move = self._move_actions.get((j, p, q))
+        if move is None:
+            atom = ("move", agent_name(j), cell(p), cell(q))
+            move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
+        return move
+
+    def _two_moves(self, state: set[Fact], i: int,
+                   chosen: list[tuple[Fact, GroundAction]]) -> list[tuple[Fact, GroundAction]]:
+        """Two moves applied to ``state`` in the first order that works (player order first)."""
+        failure = None
+        for order in (chosen, chosen[::-1]):
+            (_, first), (_, second) = order
+            if not first.applicable(state):
+                failure = failure or first.not_applicable(state)
+                continue
+            added, removed = first.add - state, first.delete & state
+            apply(state, first)
+            if second.applicable(state):
+                apply(state, second)
+                return order
+            failure = failure or second.not_applicable(state)
+            state -= added
+            state |= removed
+        raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+
+    def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState,
+                   after: RawState | None) -> tuple[_Tracker, list[tuple[Fact, GroundAction]], set[Fact]]:
+        """The first player order whose actions are all applicable: its tracker, atoms (with their ground
+        actions) and state.
+
+        Hot, so the player order is tried in place, and copies are made only to try another order. Under
+        old rules a player the reader shares between the two states did nothing, so is not asked.
         """
         players = range(len(before.players))
-        failure = None
-        for order in itertools.permutations(players):
-            attempt = tracker.copy()
-            trial = set(state)
-            chosen = []
-            for j in order:
-                logged = joint[j] if j < len(joint) else None
-                known = len(attempt.created)
-                atom = self.player_action(attempt, i, j, before, after, logged)
-                if atom is None:
-                    continue
-                trial |= {("fresh", name) for name in attempt.created[known:]}
-                self.known.update((name, attempt.kinds[name]) for name in attempt.created[known:])
-                why = self.apply(trial, atom, f"step {i}")
-                if why:
-                    failure = failure or why
-                    break
-                chosen.append(atom)
-            else:
+        if after is not None and self.game.old_rules:
+            acting = [j for j in players if before.players[j] is not after.players[j]]
+        else:
+            acting = list(players)
+        if len(acting) < 2:  # one order only
+            chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, None)
+            if failure is None:
+                return tracker, chosen, state
+            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        # The tracker changes only with an interaction: a player who stays put may interact.
+        snapshot = tracker.copy() if after is None or any(
+            before.players[j].pos == after.players[j].pos for j in acting) else None
+        undo: list[tuple[set[Fact], set[Fact]]] = []
+        chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, undo)
+        if failure is None:
+            return tracker, chosen, state
+        for added, removed in reversed(undo):
+            state -= added
+            state |= removed
+        tracker = snapshot or tracker
+        for order in itertools.islice(itertools.permutations(players), 1, None):
+            attempt, trial = tracker.copy(), set(state)
+            chosen, why = self._attempt(attempt, trial, i, joint, before, after, order, None)
+            if why is None:
                 return attempt, chosen, trial
         raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
 
-    def _cross_check(self, tracker: _Tracker, i: int, after: RawState) -> None:
-        """The tracked holdings, counters and pots must match what the next state shows."""
+    def _attempt(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState, after: RawState | None,
+                 order, undo: list[tuple[set[Fact], set[Fact]]] | None) -> tuple[list[tuple[Fact, GroundAction]], str | None]:
+        """The players' actions in ``order``, applied to ``tracker`` and ``state`` in place, up to the first that
+        is not applicable (then also why); each change of ``state`` logged in ``undo`` (when given).
+
+        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        """
+        chosen = []
+        for j in order:
+            known = len(tracker.created)
+            atom = self.player_action(tracker, i, j, before, after, joint[j])
+            if atom is None:
+                continue
+            if len(tracker.created) > known:
+                fresh = {("fresh", name) for name in tracker.created[known:]} - state
+                state |= fresh
+                if undo is not None:
+                    undo.append((fresh, set()))
+                self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
+            action = self.ground(atom, f"step {i}")
+            if undo is not None and action.applicable(state):
+                undo.append((action.add - state, action.delete & state))
+            why = apply(state, action)
+            if why:
+                return chosen, why
+            chosen.append((atom, action))
+        return chosen, None
+
+    def _cross_check(self, tracker: _Tracker, i: int, after: RawState, grid: bool = True) -> None:
+        """The tracked holdings, and (with ``grid``) counters and pots, must match what the next state shows."""
         for j, player in enumerate(after.players):
             name = tracker.holding[j]
             if (name is None) != (player.held is None) or (name and tracker.kinds[name] != player.held.kind):
                 raise self.fail(f"step {i}", f"after it player {j} holds {_show(player.held)}, but the actions "
                                 f"inferred leave {name or 'nothing'}")
+        if not grid:
+            return
         shown = {pos: item.kind for pos, item in after.objects.items()}
         tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
                    **{p: "soup" for p in tracker.pots}}
@@ -450,14 +577,16 @@ class _Lifter:
 OLD_RULES_SOUP_REWARD = 20.0
 
 
-def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None) -> list[str]:
+def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None,
+                   orders: tuple[Recipe, ...] | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
     ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
     be exactly 20 per soup it delivers. New rules: a soup earns reward only when
-    its recipe is among the orders its state shows; with the layout's ``values``
+    its recipe is among the orders its state shows (a state that shows none: the
+    layout's ``orders``, else every recipe, as overcooked-ai orders by default); with the layout's ``values``
     known the step's reward must be exactly what overcooked-ai's
     ``get_recipe_value`` gives (bonus orders included), else it must be positive
     exactly when an ordered soup is delivered. A soup of no order is delivered for
@@ -469,9 +598,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
             delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
         return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
-    if len(game.rewards) != len(game.actions):
-        raise StripsIntError(game.source, None, f"{len(game.rewards)} rewards logged for "
-                             f"{len(game.actions)} joint actions: they must be one per action")
+    default = orders if orders is not None else every_recipe()
     goal = []
     for i, reward in enumerate(game.rewards):
         soups = delivered.get(i, [])
@@ -483,12 +610,12 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
                                      f"{expected:g}")
             goal += [soup for soup, _ in soups]
             continue
-        state = game.states[i] if i < len(game.states) else None
-        orders = state.orders if state is not None else None
-        ordered = [(soup, r) for soup, r in soups if orders is None or r is None or r in orders]
-        known = orders is not None and all(r is not None for _, r in soups)
+        state = game.states[i]  # a game has a state before each action
+        shown = state.orders if state.orders is not None else default
+        ordered = [(soup, r) for soup, r in soups if r is None or r in shown]
+        known = all(r is not None for _, r in soups)
         if values is not None and known:
-            expected = sum(values.reward(r, orders, state.bonus) for _, r in soups)
+            expected = sum(values.reward(r, shown, state.bonus) for _, r in soups)
             if reward != expected:
                 raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
                                      f"{_recipes_shown(soups)}, worth {expected:g} by the layout's orders and values")
@@ -516,13 +643,23 @@ def _show(item: Item | None) -> str:
     return "nothing" if item is None else f"a {item.kind}"
 
 
-def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None) -> Trace:
-    """The problem and trace of one recorded game, validated against the domain."""
-    lifter = _Lifter(game, layout, domain)
+def layout_grounder(domain: Domain) -> Grounder:
+    """A grounder for Overcooked games in ``domain``, to share among them (pass it to :func:`lift_game`).
+
+    Sound to share, on any layouts: every object name the lifter makes tells its type (``c1_2`` a
+    cell, ``counter4_0`` a counter, ``onion3`` an onion, ``player0`` an agent), so an atom grounded
+    and checked for one game is the same ground action in every other.
+    """
+    return Grounder(domain, None, "<overcooked layout>", objects={})
+
+
+def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None,
+              grounder: Grounder | None = None) -> Trace:
+    """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
+    :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
+    lifter = _Lifter(game, layout, domain, grounder)
     problem, atoms = lifter.lift()
-    steps = tuple(
-        Step(index=k, t=t, action=lifter.grounder.ground(atom, f"step {t}")) for k, (t, atom) in enumerate(atoms)
-    )
+    steps = tuple(Step(index=k, t=t, action=action) for k, ((t, _), action) in enumerate(zip(atoms, lifter.actions)))
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)

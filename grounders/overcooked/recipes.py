@@ -27,6 +27,17 @@ def recipe(ingredients: Any) -> Recipe:
     return tuple(sorted(str(i) for i in ingredients))
 
 
+def orders_of(value: Any) -> tuple[Recipe, ...] | None:
+    """Orders as overcooked-ai writes them, a list of ``{"ingredients": [...]}`` of 1 to 3 onions or
+    tomatoes, as recipes; None when ``value`` is not that (the caller names the place)."""
+    if isinstance(value, list) and all(
+            isinstance(o, dict) and isinstance(o.get("ingredients"), list)
+            and 0 < len(o["ingredients"]) <= MAX_INGREDIENTS and all(i in INGREDIENTS for i in o["ingredients"])
+            for o in value):
+        return tuple(tuple(sorted(o["ingredients"])) for o in value)
+    return None
+
+
 def every_recipe() -> tuple[Recipe, ...]:
     """All recipes of 1 to 3 onions and tomatoes (overcooked-ai's ``Recipe.ALL_RECIPES``)."""
     found = {recipe((INGREDIENTS[0],) * onions + (INGREDIENTS[1],) * (n - onions))
