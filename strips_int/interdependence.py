@@ -11,9 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import networkx as nx
-
-from .causal import INIT
+from .causal import INIT, CausalLinks
 from .task import Fact, format_fact
 from .trace import Run, Step
 
@@ -101,33 +99,29 @@ def fact_object(fact: Fact, agents: frozenset[str]) -> str:
 
 
 def find_interdependences(
-    graph: nx.MultiDiGraph, agents: frozenset[str], ignored: frozenset[str]
+    steps: Sequence[Step], links: CausalLinks, agents: frozenset[str], ignored: frozenset[str]
 ) -> list[Interdependence]:
     """Agent-to-agent chains of causal links through environment steps only.
 
     Each environment step remembers the agent steps that reach it through
-    environment steps alone; nodes are visited in trace order, so this is one
-    pass over the edges.
+    environment steps alone; steps are visited in trace order, so this is one
+    pass over the links.
     """
-    nodes = graph.nodes
     reaching: dict[int, frozenset[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    for node in sorted(n for n in nodes if n != INIT):
-        receiver_agent = nodes[node]["agent"]
+    for step in steps:
+        node, receiver_agent = step.index, step.action.actor
         sources: set[int] = set()
-        for earlier, links in graph.pred[node].items():
-            if earlier == INIT:
+        for fact, earlier in zip(step.action.pre, links.achievers[node]):
+            if earlier == INIT or fact[0] in ignored:
                 continue
-            facts = [data["fact"] for data in links.values() if data["fact"][0] not in ignored]
-            if not facts:
-                continue
-            givers = (earlier,) if nodes[earlier]["agent"] else reaching.get(earlier, ())
+            givers = (earlier,) if steps[earlier].action.actor else reaching.get(earlier, ())  # type: ignore[index]
             if receiver_agent is None:
                 sources.update(givers)
                 continue
             for giver in givers:
-                if nodes[giver]["agent"] != receiver_agent:
-                    linked[giver, node].update(facts)
+                if steps[giver].action.actor != receiver_agent:
+                    linked[giver, node].add(fact)
         if receiver_agent is None:
             reaching[node] = frozenset(sources)
     return [
@@ -180,7 +174,6 @@ def object_states_before(
 
 def classify(
     interdependences: list[Interdependence],
-    graph: nx.MultiDiGraph,
     run: Run,
     relevant: Mapping[int, Fact],
     agents: frozenset[str],
@@ -192,7 +185,7 @@ def classify(
     each agent and the earliest receiver step given by each agent, so the whole
     classification is linear in the number of interdependences.
     """
-    nodes = graph.nodes
+    steps = run.trace.steps
     wanted: dict[int, set[str]] = defaultdict(set)
     for inter in interdependences:
         wanted[inter.receiver].update(inter.objects)
@@ -201,8 +194,8 @@ def classify(
     latest: dict[tuple, tuple[int, int]] = {}
     earliest: dict[tuple, tuple[int, int]] = {}
     for i, inter in enumerate(interdependences):
-        receiver_agent = nodes[inter.receiver]["agent"]
-        giver_agent = nodes[inter.giver]["agent"]
+        receiver_agent = steps[inter.receiver].action.actor
+        giver_agent = steps[inter.giver].action.actor
         for obj in inter.objects:
             sigma = states[inter.receiver, obj]
             key = (obj, sigma, receiver_agent)
@@ -214,8 +207,8 @@ def classify(
 
     verdicts = []
     for inter in interdependences:
-        giver_agent = nodes[inter.giver]["agent"]
-        receiver_agent = nodes[inter.receiver]["agent"]
+        giver_agent = steps[inter.giver].action.actor
+        receiver_agent = steps[inter.receiver].action.actor
         reasons = []
         giver_loop = receiver_loop = False
         for obj in inter.objects:

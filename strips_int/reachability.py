@@ -11,12 +11,16 @@ preconditions are dropped (the relaxation); (in)equalities are kept, being stati
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Collection, Iterator, Mapping
+from typing import Collection, Generic, Hashable, Iterator, Mapping, TypeVar
 
 from .domain import Domain, Schema, Template
 from .task import Fact, GroundAction, Problem
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,8 @@ class Reachable:
     facts: frozenset[Fact]
     actions: tuple[GroundAction, ...]
     classes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: :meth:`needers` by ignored predicates, shared by every copy of one cached exploration.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
@@ -59,7 +65,14 @@ class Reachable:
         agent can use in turn: the environment chains of SPEC section 4, found as
         a fixpoint over the environment actions. Facts of ``ignored`` predicates
         never link (section 4), so they neither have users nor pass use along a chain.
+        Computed once per exploration and ignored set (games share explorations).
         """
+        key = frozenset(ignored)
+        if key not in self.memo:
+            self.memo[key] = self._needers(key)
+        return self.memo[key]
+
+    def _needers(self, ignored: frozenset[str]) -> dict[Fact, frozenset[str]]:
         found: dict[Fact, set[str]] = defaultdict(set)
         environment = []
         for action in self.actions:
@@ -101,15 +114,62 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
         groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
     classes = {}
     for (obj_type, _), members in groups.items():
-        width = max(
-            [sum(domain.fits(obj_type, types) for types in schema.param_types) for schema in domain.schemas.values()]
-            + [1]
-        )
+        width = _width(domain, obj_type) if len(members) > 1 else 1
         if len(members) > width:
             members.sort()
             reps = tuple(members[:width])
             classes.update({member: reps for member in members})
     return classes
+
+
+def _width(domain: Domain, obj_type: str) -> int:
+    """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
+    return max([sum(domain.fits(obj_type, types) for types in schema.param_types)
+                for schema in domain.schemas.values()] + [1])
+
+
+def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:
+    """``problem`` with only its classes' representatives: what relaxed reachability explores."""
+    dropped = {member for member, reps in classes.items() if member not in reps}
+    if not dropped:
+        return problem
+    return Problem(
+        name=problem.name,
+        objects={o: t for o, t in problem.objects.items() if o not in dropped},
+        init=frozenset(f for f in problem.init if dropped.isdisjoint(f[1:])),
+        goal=frozenset(),
+        source=problem.source,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Keyed(Generic[T]):
+    """A value that hashes and compares by ``key`` (domains and problems hold dicts); the hash is kept."""
+
+    value: T
+    key: Hashable = field(repr=False)
+    digest: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", hash(self.key))
+
+    def __hash__(self) -> int:
+        return self.digest
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Keyed) and self.key == other.key
+
+
+def domain_key(domain: Domain) -> Keyed[Domain]:
+    """``domain`` keyed by what reachability reads of it."""
+    key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
+           tuple(sorted(domain.constants.items())), domain.ignore_predicates)
+    return Keyed(domain, key)
+
+
+def problem_key(problem: Problem) -> Keyed[Problem]:
+    """``problem`` keyed by its objects and initial state (what reachability reads of it)."""
+    return Keyed(problem, (frozenset(problem.objects.items()), problem.init))
 
 
 class _Index:
@@ -158,18 +218,33 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     """Reachable facts and actions from ``problem.init`` with delete effects ignored.
 
     ``actors`` limits the agents that may act (a projection, SPEC section 8);
-    environment actions always may. None means every agent.
+    environment actions always may. None means every agent. The problem is
+    first folded to its symmetry classes; the exploration of a folded problem
+    is cached (per process, bounded, keyed by value): games on one layout fold
+    to a handful of problems.
     """
     classes = symmetry_classes(domain, problem, keep=actors or ())
-    dropped = {member for member, reps in classes.items() if member not in reps}
-    objects = {o: t for o, t in problem.objects.items() if o not in dropped}
-    init = [fact for fact in problem.init if dropped.isdisjoint(fact[1:])]
+    explored = _explore(domain_key(domain), problem_key(fold(problem, classes)),
+                        None if actors is None else frozenset(actors))
+    return dataclasses.replace(explored, classes=classes)
+
+
+def clear_cache() -> None:
+    """Forget every cached exploration (for timing from cold)."""
+    _explore.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: frozenset[str] | None) -> Reachable:
+    """The semi-naive fixpoint on a folded problem (no symmetry classes of its own)."""
+    domain, problem = keyed_domain.value, keyed_problem.value
+    objects = problem.objects
+    init = problem.init
     allowed = {
         name: [frozenset(o for o, t in objects.items() if domain.fits(t, types)) for types in schema.param_types]
         for name, schema in domain.schemas.items()
     }
     if actors is not None:
-        actors = frozenset(actors)
         for name, schema in domain.schemas.items():
             if schema.actor is not None:
                 allowed[name][schema.actor] = allowed[name][schema.actor] & actors
@@ -215,7 +290,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
             rest = schema.pre[:i] + schema.pre[i + 1 :]
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
-    return Reachable(facts=frozenset(reached), actions=tuple(actions), classes=classes)
+    return Reachable(facts=frozenset(reached), actions=tuple(actions))
 
 
 def _join(templates: tuple[Template, ...], binding: list, index: _Index, allowed) -> Iterator[list]:
