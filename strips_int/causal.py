@@ -35,13 +35,6 @@ class CausalLinks:
     achievers: tuple[tuple[Achiever, ...], ...]
     goal: Mapping[Fact, Achiever]
 
-    def into(self, step: Step) -> Mapping[Achiever, list[Fact]]:
-        """The links into ``step``, by achiever in the order each achiever first appears."""
-        grouped: dict[Achiever, list[Fact]] = {}
-        for fact, achiever in zip(step.action.pre, self.achievers[step.index]):
-            grouped.setdefault(achiever, []).append(fact)
-        return grouped
-
 
 def causal_links(run: Run) -> CausalLinks:
     """The causal links of ``run``: one pass over the steps, remembering each fact's last adder."""
@@ -108,12 +101,17 @@ def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset
         if achiever != INIT and achiever not in reason:
             reason[achiever] = fact  # type: ignore[index]
             queue.append(achiever)  # type: ignore[arg-type]
+    carries: dict[int, tuple[bool, ...]] = {}  # by id(action): each pre fact's carries_relevance
     while queue:
         node = queue.popleft()
-        for earlier, facts in links.into(steps[node]).items():
-            if earlier == INIT or earlier in reason:
-                continue
-            if any(carries_relevance(fact, ignored, agents) for fact in facts):
+        action = steps[node].action
+        flags = carries.get(id(action))
+        if flags is None:
+            flags = carries[id(action)] = tuple(carries_relevance(f, ignored, agents) for f in action.pre)
+        achievers = links.achievers[node]
+        carrying = {earlier for earlier, flag in zip(achievers, flags) if flag}
+        for earlier in dict.fromkeys(achievers):  # each achiever once, in order of first link
+            if earlier in carrying and earlier != INIT and earlier not in reason:
                 reason[earlier] = reason[node]  # type: ignore[index]
                 queue.append(earlier)  # type: ignore[arg-type]
     return reason

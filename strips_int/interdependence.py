@@ -149,26 +149,31 @@ def object_states_before(
     """
     tracked = set().union(*wanted.values()) if wanted else set()
 
-    def state_fact(fact: Fact) -> bool:
-        return fact[0] not in position_predicates and agents.isdisjoint(fact[1:])
+    def touched(facts: frozenset[Fact]) -> list[tuple[Fact, list[str]]]:
+        """The state facts among ``facts`` with the tracked objects each mentions."""
+        return [(fact, objs) for fact in facts
+                if fact[0] not in position_predicates and agents.isdisjoint(fact[1:])
+                for objs in [[arg for arg in fact[1:] if arg in tracked]] if objs]
 
     current: dict[str, set[Fact]] = {o: set() for o in tracked}
-    for fact in run.trace.problem.init:
-        if state_fact(fact):
-            for arg in tracked.intersection(fact[1:]):
-                current[arg].add(fact)
+    for fact, objs in touched(run.trace.problem.init):
+        for obj in objs:
+            current[obj].add(fact)
+    effects: dict[int, tuple[list, list]] = {}  # by id(action): its touched delete and add facts
     found = {}
     for step in run.trace.steps:
         for obj in wanted.get(step.index, ()):
             found[step.index, obj] = frozenset(current[obj])
-        for fact in step.action.delete:
-            if state_fact(fact):
-                for arg in tracked.intersection(fact[1:]):
-                    current[arg].discard(fact)
-        for fact in step.action.add:
-            if state_fact(fact):
-                for arg in tracked.intersection(fact[1:]):
-                    current[arg].add(fact)
+        action = step.action
+        effect = effects.get(id(action))
+        if effect is None:
+            effect = effects[id(action)] = (touched(action.delete), touched(action.add))
+        for fact, objs in effect[0]:
+            for obj in objs:
+                current[obj].discard(fact)
+        for fact, objs in effect[1]:
+            for obj in objs:
+                current[obj].add(fact)
     return found
 
 

@@ -105,26 +105,35 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     """
     signature: dict[str, set] = defaultdict(set)
     for fact in problem.init:
-        for position, arg in enumerate(fact[1:]):
-            signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in fact[1:])))
+        args = fact[1:]
+        if len(args) == 1:
+            signature[args[0]].add((fact[0], 0, (None,)))
+            continue
+        for position, arg in enumerate(args):
+            signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
+    mergeable = {t: not domain.is_agent_type(t) for t in set(problem.objects.values())}
     groups: dict[tuple, list[str]] = defaultdict(list)
     for obj, obj_type in problem.objects.items():
-        if obj in domain.constants or obj in keep or domain.is_agent_type(obj_type):
-            continue
-        groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
+        if mergeable[obj_type] and obj not in domain.constants and obj not in keep:
+            groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
     classes = {}
+    widths: dict[str, int] = {}
     for (obj_type, _), members in groups.items():
-        width = _width(domain, obj_type) if len(members) > 1 else 1
-        if len(members) > width:
+        if len(members) < 2:
+            continue
+        if obj_type not in widths:
+            widths[obj_type] = _width(domain, obj_type)
+        if len(members) > widths[obj_type]:
             members.sort()
-            reps = tuple(members[:width])
+            reps = tuple(members[:widths[obj_type]])
             classes.update({member: reps for member in members})
     return classes
 
 
 def _width(domain: Domain, obj_type: str) -> int:
     """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
-    return max([sum(domain.fits(obj_type, types) for types in schema.param_types)
+    ancestors = domain.ancestors(obj_type)
+    return max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
                 for schema in domain.schemas.values()] + [1])
 
 
