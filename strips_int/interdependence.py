@@ -218,16 +218,15 @@ def classify(
         giver_loop = receiver_loop = False
         for obj in inter.objects:
             sigma = states[inter.receiver, obj]
-            shown = "{" + ", ".join(format_fact(f) for f in sorted(sigma)) + "}"
             later = latest.get((obj, sigma, giver_agent))
             if later and later[0] > inter.receiver:
                 giver_loop = True
-                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {shown} at step {later[0]}")
+                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {_shown(sigma)} at step {later[0]}")
             before = earliest.get((obj, sigma, receiver_agent))
             if before and before[0] < inter.receiver:
                 receiver_loop = True
                 reasons.append(
-                    f"receiver loop: {receiver_agent} had handed {obj} on in state {shown} (received at step {before[0]})"
+                    f"receiver loop: {receiver_agent} had handed {obj} on in state {_shown(sigma)} (received at step {before[0]})"
                 )
         goal_fact = relevant.get(inter.receiver)
         goal_reaching = goal_fact is not None
@@ -240,3 +239,8 @@ def classify(
             why = f"step {inter.receiver} leads to goal fact {format_fact(goal_fact)}; no loop"
         verdicts.append(Verdict(goal_reaching, giver_loop, receiver_loop, category, why))
     return verdicts
+
+
+def _shown(state: frozenset[Fact]) -> str:
+    """An object's state as text, ``{(f a) (g b)}`` sorted (only for loops: most verdicts never show one)."""
+    return "{" + ", ".join(format_fact(f) for f in sorted(state)) + "}"

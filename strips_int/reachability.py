@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Collection, Generic, Hashable, Iterator, Mapping, TypeVar
 
@@ -39,6 +39,8 @@ class Reachable:
     classes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: :meth:`needers` by ignored predicates, shared by every copy of one cached exploration.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    #: The keyed domain and folded problem explored, to explore that problem again (cached) as others act.
+    explored: tuple[Keyed[Domain], Keyed[Problem]] | None = field(default=None, compare=False, repr=False)
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
@@ -103,19 +105,20 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     keeps as many representatives as any action has parameters that can hold
     its type, so every ground action still has distinct objects to name.
     """
-    signature: dict[str, set] = defaultdict(set)
+    objects = problem.objects
+    count = Counter(objects.values())
+    mergeable = {t: n > 1 and not domain.is_agent_type(t) for t, n in count.items()}
+    candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
+    signature: dict[str, set] = {o: set() for o in candidates}
     for fact in problem.init:
         args = fact[1:]
-        if len(args) == 1:
-            signature[args[0]].add((fact[0], 0, (None,)))
-            continue
         for position, arg in enumerate(args):
-            signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
-    mergeable = {t: not domain.is_agent_type(t) for t in set(problem.objects.values())}
+            if arg in candidates:
+                signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
     groups: dict[tuple, list[str]] = defaultdict(list)
-    for obj, obj_type in problem.objects.items():
-        if mergeable[obj_type] and obj not in domain.constants and obj not in keep:
-            groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
+    for obj in objects:
+        if obj in candidates:
+            groups[objects[obj], frozenset(signature[obj])].append(obj)
     classes = {}
     widths: dict[str, int] = {}
     for (obj_type, _), members in groups.items():
@@ -233,9 +236,9 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     to a handful of problems.
     """
     classes = symmetry_classes(domain, problem, keep=actors or ())
-    explored = _explore(domain_key(domain), problem_key(fold(problem, classes)),
-                        None if actors is None else frozenset(actors))
-    return dataclasses.replace(explored, classes=classes)
+    keys = (domain_key(domain), problem_key(fold(problem, classes)))
+    found = _explore(*keys, None if actors is None else frozenset(actors))
+    return dataclasses.replace(found, classes=classes, explored=keys)
 
 
 def clear_cache() -> None:

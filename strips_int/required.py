@@ -67,7 +67,7 @@ def interdependence_needs(
     symmetry classes (which do not depend on who may act) say which objects
     are interchangeable.
     """
-    dkey, pkey = domain_key(domain), problem_key(fold(problem, team.classes))
+    dkey, pkey = team.explored or (domain_key(domain), problem_key(fold(problem, team.classes)))
     alone = {agent: _alone(dkey, pkey, agent) for agent in set(receivers)}
     needs = []
     for inter, agent in zip(interdependences, receivers):
