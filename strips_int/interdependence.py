@@ -109,11 +109,18 @@ def find_interdependences(
     """
     reaching: dict[int, frozenset[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
+    linking: dict[int, list[tuple[int, Fact]]] = {}  # by id(action): its pre facts that may link, by position
     for step in steps:
-        node, receiver_agent = step.index, step.action.actor
+        action = step.action
+        node, receiver_agent = step.index, action.actor
+        positions = linking.get(id(action))
+        if positions is None:
+            positions = linking[id(action)] = [(i, f) for i, f in enumerate(action.pre) if f[0] not in ignored]
+        achievers = links.achievers[node]
         sources: set[int] = set()
-        for fact, earlier in zip(step.action.pre, links.achievers[node]):
-            if earlier == INIT or fact[0] in ignored:
+        for i, fact in positions:
+            earlier = achievers[i]
+            if earlier == INIT:
                 continue
             givers = (earlier,) if steps[earlier].action.actor else reaching.get(earlier, ())  # type: ignore[index]
             if receiver_agent is None:

@@ -169,7 +169,7 @@ class Keyed(Generic[T]):
         return self.digest
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Keyed) and self.key == other.key
+        return self is other or isinstance(other, Keyed) and self.digest == other.digest and self.key == other.key
 
 
 def domain_key(domain: Domain) -> Keyed[Domain]:
@@ -236,7 +236,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     to a handful of problems.
     """
     classes = symmetry_classes(domain, problem, keep=actors or ())
-    keys = (domain_key(domain), problem_key(fold(problem, classes)))
+    keys = (_interned(domain_key(domain)), _interned(problem_key(fold(problem, classes))))
     found = _explore(*keys, None if actors is None else frozenset(actors))
     return dataclasses.replace(found, classes=classes, explored=keys)
 
@@ -244,6 +244,13 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
 def clear_cache() -> None:
     """Forget every cached exploration (for timing from cold)."""
     _explore.cache_clear()
+    _interned.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _interned(keyed: Keyed[T]) -> Keyed[T]:
+    """The first key equal to ``keyed``: later cache look-ups with it compare by identity, not by value."""
+    return keyed
 
 
 @functools.lru_cache(maxsize=256)

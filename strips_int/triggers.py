@@ -52,11 +52,11 @@ def agent_tasks(
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
-    navigation = {name: domain.is_navigation(schema) for name, schema in domain.schemas.items()}
+    navigation = {name for name, schema in domain.schemas.items() if domain.is_navigation(schema)}
     users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
     for step, new in zip(run.trace.steps, run.new_facts):
-        actor = step.agent
-        if actor is None or navigation[step.action.name]:
+        actor = step.action.actor
+        if actor is None or step.action.name in navigation:
             continue
         subtasks, triggers, accepted = found[actor]
         subtasks.append(step.index)
