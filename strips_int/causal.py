@@ -12,6 +12,7 @@ for plots, GraphML and notebooks (:func:`causal_graph`).
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
@@ -39,14 +40,12 @@ class CausalLinks:
 def causal_links(run: Run) -> CausalLinks:
     """The causal links of ``run``: one pass over the steps, remembering each fact's last adder."""
     last_adder: dict[Fact, Achiever] = {}
-    get = last_adder.get
+    get, init = last_adder.get, itertools.repeat(INIT)
     achievers = []
     for step in run.trace.steps:
         action = step.action
-        achievers.append(tuple([get(fact, INIT) for fact in action.pre]))
-        k = step.index
-        for fact in action.add:
-            last_adder[fact] = k
+        achievers.append(tuple(map(get, action.pre, init)))
+        last_adder.update(zip(action.add, itertools.repeat(step.index)))
     goal = {fact: get(fact, INIT) for fact in sorted(run.goal_achieved)}
     return CausalLinks(tuple(achievers), goal)
 
@@ -101,17 +100,22 @@ def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset
         if achiever != INIT and achiever not in reason:
             reason[achiever] = fact  # type: ignore[index]
             queue.append(achiever)  # type: ignore[arg-type]
-    carries: dict[int, tuple[bool, ...]] = {}  # by id(action): each pre fact's carries_relevance
+    carrying: dict[int, tuple[int, ...]] = {}  # by id(action): positions of its pre facts that carry relevance
     while queue:
         node = queue.popleft()
         action = steps[node].action
-        flags = carries.get(id(action))
-        if flags is None:
-            flags = carries[id(action)] = tuple(carries_relevance(f, ignored, agents) for f in action.pre)
+        positions = carrying.get(id(action))
+        if positions is None:
+            positions = carrying[id(action)] = tuple(
+                i for i, fact in enumerate(action.pre) if carries_relevance(fact, ignored, agents))
         achievers = links.achievers[node]
-        carrying = {earlier for earlier, flag in zip(achievers, flags) if flag}
-        for earlier in dict.fromkeys(achievers):  # each achiever once, in order of first link
-            if earlier in carrying and earlier != INIT and earlier not in reason:
+        if len(positions) > 1:  # each achiever once, in the order of its first link
+            chosen = {achievers[i] for i in positions}
+            candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
+        else:
+            candidates = [achievers[i] for i in positions]
+        for earlier in candidates:
+            if earlier != INIT and earlier not in reason:
                 reason[earlier] = reason[node]  # type: ignore[index]
                 queue.append(earlier)  # type: ignore[arg-type]
     return reason
