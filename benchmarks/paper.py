@@ -8,7 +8,8 @@ Each round runs, as child processes one after the other, ``strips_int.evaluate
 alternating A B A B ... The CPU of a run is the child's user + sys time (from
 ``getrusage(RUSAGE_CHILDREN)`` deltas), start-up included, divided by the
 number of games; the figures are medians over the rounds with min–max.
-Then: ``check`` on one game (wall, median of 5), and the memory per step of
+Then: strips_int's analysis alone (execute to games.csv row, given the read
+traces, in this process), ``check`` on one game (wall, median of 5), and the memory per step of
 a synthetic 100,000-step SAR trace (tracemalloc: the trace, and the analysis
 on top of it, no graph). ``--json`` writes all of it, to compare revisions.
 Without ``../shared`` it says so and exits 0.
@@ -17,6 +18,7 @@ Without ``../shared`` it says so and exits 0.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -87,6 +89,25 @@ def side_by_side(data: Path, rounds: int) -> dict[str, Any]:
             "ratio_per_round": spread(ratios), "strips_int_runs": ours_cpu, "paper_runs": theirs_cpu}
 
 
+def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
+    """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
+    required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
+    from strips_int import load_domain
+    from strips_int.evaluate import game_row
+    from strips_int.games import read_games, report_of
+
+    domain = load_domain(ROOT / "domains" / "overcooked.pddl")
+    traces = list(read_games(domain, data / "user-study"))
+    gc.freeze()
+    times = []
+    for _ in range(rounds + 1):
+        start = time.process_time()
+        for trace in traces:
+            game_row(report_of(domain, trace))
+        times.append(1000 * (time.process_time() - start) / len(traces))
+    return {"games": len(traces), "warm": spread(times[1:]), "first_pass": times[0]}
+
+
 def check_wall(data: Path, repeat: int = 5) -> dict[str, float]:
     """Wall seconds of ``strips_int.check`` on one game (the process, imports included)."""
     command = [sys.executable, "-m", "strips_int.check", str(ROOT / "domains" / "overcooked.pddl"),
@@ -136,6 +157,7 @@ def main() -> int:
         return 0
     result: dict[str, Any] = {"machine": machine(), "revision": _revision()}
     result["side_by_side"] = side_by_side(args.data, args.rounds)
+    result["analysis_only_ms"] = analysis_only(args.data, args.rounds)
     result["check_one_game_wall_s"] = check_wall(args.data)
     if not args.no_memory:
         result["memory"] = memory_per_step()
@@ -156,6 +178,9 @@ def report_text(result: dict[str, Any]) -> str:
         f"  paper map + detect (--clamp)   {theirs['median']:7.2f} ms  ({theirs['min']:.2f}-{theirs['max']:.2f})",
         f"  ratio {s['ratio_of_medians']:.1f}x (per round {ratio['min']:.1f}-{ratio['max']:.1f}x)",
     ]
+    alone = result["analysis_only_ms"]
+    lines.append(f"analysis alone (given the traces): {alone['warm']['median']:.2f} ms CPU per game "
+                 f"({alone['warm']['min']:.2f}-{alone['warm']['max']:.2f}; first pass {alone['first_pass']:.2f})")
     wall = result["check_one_game_wall_s"]
     lines.append(f"check on one game: {wall['median']:.2f} s wall ({wall['min']:.2f}-{wall['max']:.2f})")
     if "memory" in result:
