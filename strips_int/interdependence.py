@@ -158,9 +158,9 @@ def object_states_before(
 
     def touched(facts: frozenset[Fact]) -> list[tuple[Fact, list[str]]]:
         """The state facts among ``facts`` with the tracked objects each mentions."""
-        return [(fact, objs) for fact in facts
-                if fact[0] not in position_predicates and agents.isdisjoint(fact[1:])
-                for objs in [[arg for arg in fact[1:] if arg in tracked]] if objs]
+        return [(fact, [arg for arg in fact[1:] if arg in tracked]) for fact in facts
+                if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates
+                and agents.isdisjoint(fact[1:])]
 
     current: dict[str, set[Fact]] = {o: set() for o in tracked}
     for fact, objs in touched(run.trace.problem.init):
