@@ -106,7 +106,7 @@ def measure_game(domain: Domain, path: Path, data: Path) -> Measured:
         extra.append(at_pot and inter.receiver.index in seen)
         seen.add(inter.receiver.index)
     pairs = [Interdependence(i.giver.index, i.receiver.index, i.facts, i.objects) for i in inters]
-    identity = classify(pairs, report.graph, run, {}, agents, frozenset(domain.predicates))
+    identity = classify(pairs, run, {}, agents, frozenset(domain.predicates))
     rewarded = {f[1] for f in report.achieved}
     goal_objects = set(rewarded)
     goal_objects |= {f[1] for f in run.final if f[0] == "in-soup" and f[2] in rewarded}

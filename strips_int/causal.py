@@ -1,50 +1,75 @@
-"""The causal graph of an executed trace (SPEC sections 3 and 7).
+"""The causal links of an executed trace, and their graph on request (SPEC sections 3 and 7).
 
-Nodes are step indices plus ``INIT``; there is one edge per causal link
-(achiever -> consumer, one per precondition fact). The achiever of a fact for
-step k is the last earlier step whose add list holds it (even if it already
-held: that is the STRIPS add list, which the SPEC names), else ``INIT``.
+There is one causal link per precondition fact of each step (achiever ->
+consumer). The achiever of a fact for step k is the last earlier step whose
+add list holds it (even if it already held: that is the STRIPS add list,
+which the SPEC names), else ``INIT``.
+
+Links are kept as plain per-step tuples (a few hundred bytes a step); the
+networkx graph, which costs ten times as much time and memory, is built only
+for plots, GraphML and notebooks (:func:`causal_graph`).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
-from typing import Callable
-
-import networkx as nx
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from .task import Fact, format_fact
-from .trace import Run
+from .trace import Run, Step
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 INIT = "init"
+#: A link's achiever: a step index, or ``INIT``.
+Achiever = int | str
 
 
-def build_graph(run: Run, objects_of: Callable[[Fact], tuple[str, ...]]) -> nx.MultiDiGraph:
-    """One node per step (index, t, agent, action, kind) plus ``INIT``; one edge per causal link.
+@dataclass(frozen=True)
+class CausalLinks:
+    """Each step's achievers, one per fact of its action's ``pre`` in that frozenset's own iteration
+    order (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever."""
 
-    ``objects_of`` gives a fact's objects (SPEC section 4) for the edge attribute.
-    The goal facts that hold at the end are recorded as ``graph.graph["goal"]``
-    mapping each fact to its last achiever.
-    """
-    graph = nx.MultiDiGraph()
-    graph.add_node(INIT, index=-1, t=-1, agent=None, action="init", kind="init")
-    last_adder: dict[Fact, int | str] = {}
-    nodes, edges = [], []
+    achievers: tuple[tuple[Achiever, ...], ...]
+    goal: Mapping[Fact, Achiever]
+
+
+def causal_links(run: Run) -> CausalLinks:
+    """The causal links of ``run``: one pass over the steps, remembering each fact's last adder."""
+    last_adder: dict[Fact, Achiever] = {}
+    get, init = last_adder.get, itertools.repeat(INIT)
+    achievers = []
     for step in run.trace.steps:
         action = step.action
-        k = step.index
-        nodes.append(
-            (k, {"index": k, "t": step.t, "agent": action.actor, "action": str(action),
-                 "kind": "agent" if action.actor else "environment"})
-        )
-        for fact in action.pre:
-            text = format_fact(fact)
-            edges.append((last_adder.get(fact, INIT), k, text, {"fact": fact, "objects": objects_of(fact)}))
-        for fact in action.add:
-            last_adder[fact] = k
-    graph.add_nodes_from(nodes)
-    graph.add_edges_from(edges)
-    graph.graph["goal"] = {fact: last_adder.get(fact, INIT) for fact in sorted(run.goal_achieved)}
+        achievers.append(tuple(map(get, action.pre, init)))
+        last_adder.update(zip(action.add, itertools.repeat(step.index)))
+    goal = {fact: get(fact, INIT) for fact in sorted(run.goal_achieved)}
+    return CausalLinks(tuple(achievers), goal)
+
+
+def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable[[Fact], tuple[str, ...]]
+                 ) -> nx.MultiDiGraph:
+    """The links as a graph: one node per step (index, t, agent, action, kind) plus ``INIT``, one edge per
+    link keyed by its fact's PDDL text (attributes fact and objects, from ``objects_of``, SPEC section 4).
+    ``graph.graph["goal"]`` maps each achieved goal fact to its last achiever."""
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    graph.add_node(INIT, index=-1, t=-1, agent=None, action="init", kind="init")
+    graph.add_nodes_from(
+        (step.index, {"index": step.index, "t": step.t, "agent": step.action.actor, "action": str(step.action),
+                      "kind": "agent" if step.action.actor else "environment"})
+        for step in steps
+    )
+    graph.add_edges_from(
+        (achiever, step.index, format_fact(fact), {"fact": fact, "objects": objects_of(fact)})
+        for step in steps
+        for fact, achiever in zip(step.action.pre, links.achievers[step.index])
+    )
+    graph.graph["goal"] = dict(links.goal)
     return graph
 
 
@@ -60,7 +85,8 @@ def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str
     return len(fact) == 1 or not agents.issuperset(fact[1:])
 
 
-def relevant_steps(graph: nx.MultiDiGraph, ignored: frozenset[str], agents: frozenset[str]) -> dict[int, Fact]:
+def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset[str], agents: frozenset[str]
+                   ) -> dict[int, Fact]:
     """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
 
     A step is relevant when it last achieved a goal fact, or has a causal link,
@@ -70,19 +96,28 @@ def relevant_steps(graph: nx.MultiDiGraph, ignored: frozenset[str], agents: froz
     """
     reason: dict[int, Fact] = {}
     queue: deque[int] = deque()
-    for fact, achiever in graph.graph["goal"].items():
+    for fact, achiever in links.goal.items():
         if achiever != INIT and achiever not in reason:
-            reason[achiever] = fact
-            queue.append(achiever)
-    pred = graph.pred
+            reason[achiever] = fact  # type: ignore[index]
+            queue.append(achiever)  # type: ignore[arg-type]
+    carrying: dict[int, tuple[int, ...]] = {}  # by id(action): positions of its pre facts that carry relevance
     while queue:
         node = queue.popleft()
-        for earlier, links in pred[node].items():
-            if earlier == INIT or earlier in reason:
-                continue
-            if any(carries_relevance(data["fact"], ignored, agents) for data in links.values()):
-                reason[earlier] = reason[node]
-                queue.append(earlier)
+        action = steps[node].action
+        positions = carrying.get(id(action))
+        if positions is None:
+            positions = carrying[id(action)] = tuple(
+                i for i, fact in enumerate(action.pre) if carries_relevance(fact, ignored, agents))
+        achievers = links.achievers[node]
+        if len(positions) > 1:  # each achiever once, in the order of its first link
+            chosen = {achievers[i] for i in positions}
+            candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
+        else:
+            candidates = [achievers[i] for i in positions]
+        for earlier in candidates:
+            if earlier != INIT and earlier not in reason:
+                reason[earlier] = reason[node]  # type: ignore[index]
+                queue.append(earlier)  # type: ignore[arg-type]
     return reason
 
 

@@ -11,9 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import networkx as nx
-
-from .causal import INIT
+from .causal import INIT, CausalLinks
 from .task import Fact, format_fact
 from .trace import Run, Step
 
@@ -101,33 +99,36 @@ def fact_object(fact: Fact, agents: frozenset[str]) -> str:
 
 
 def find_interdependences(
-    graph: nx.MultiDiGraph, agents: frozenset[str], ignored: frozenset[str]
+    steps: Sequence[Step], links: CausalLinks, agents: frozenset[str], ignored: frozenset[str]
 ) -> list[Interdependence]:
     """Agent-to-agent chains of causal links through environment steps only.
 
     Each environment step remembers the agent steps that reach it through
-    environment steps alone; nodes are visited in trace order, so this is one
-    pass over the edges.
+    environment steps alone; steps are visited in trace order, so this is one
+    pass over the links.
     """
-    nodes = graph.nodes
     reaching: dict[int, frozenset[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    for node in sorted(n for n in nodes if n != INIT):
-        receiver_agent = nodes[node]["agent"]
+    linking: dict[int, list[tuple[int, Fact]]] = {}  # by id(action): its pre facts that may link, by position
+    for step in steps:
+        action = step.action
+        node, receiver_agent = step.index, action.actor
+        positions = linking.get(id(action))
+        if positions is None:
+            positions = linking[id(action)] = [(i, f) for i, f in enumerate(action.pre) if f[0] not in ignored]
+        achievers = links.achievers[node]
         sources: set[int] = set()
-        for earlier, links in graph.pred[node].items():
+        for i, fact in positions:
+            earlier = achievers[i]
             if earlier == INIT:
                 continue
-            facts = [data["fact"] for data in links.values() if data["fact"][0] not in ignored]
-            if not facts:
-                continue
-            givers = (earlier,) if nodes[earlier]["agent"] else reaching.get(earlier, ())
+            givers = (earlier,) if steps[earlier].action.actor else reaching.get(earlier, ())  # type: ignore[index]
             if receiver_agent is None:
                 sources.update(givers)
                 continue
             for giver in givers:
-                if nodes[giver]["agent"] != receiver_agent:
-                    linked[giver, node].update(facts)
+                if steps[giver].action.actor != receiver_agent:
+                    linked[giver, node].add(fact)
         if receiver_agent is None:
             reaching[node] = frozenset(sources)
     return [
@@ -155,32 +156,36 @@ def object_states_before(
     """
     tracked = set().union(*wanted.values()) if wanted else set()
 
-    def state_fact(fact: Fact) -> bool:
-        return fact[0] not in position_predicates and agents.isdisjoint(fact[1:])
+    def touched(facts: frozenset[Fact]) -> list[tuple[Fact, list[str]]]:
+        """The state facts among ``facts`` with the tracked objects each mentions."""
+        return [(fact, [arg for arg in fact[1:] if arg in tracked]) for fact in facts
+                if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates
+                and agents.isdisjoint(fact[1:])]
 
     current: dict[str, set[Fact]] = {o: set() for o in tracked}
-    for fact in run.trace.problem.init:
-        if state_fact(fact):
-            for arg in tracked.intersection(fact[1:]):
-                current[arg].add(fact)
+    for fact, objs in touched(run.trace.problem.init):
+        for obj in objs:
+            current[obj].add(fact)
+    effects: dict[int, tuple[list, list]] = {}  # by id(action): its touched delete and add facts
     found = {}
     for step in run.trace.steps:
         for obj in wanted.get(step.index, ()):
             found[step.index, obj] = frozenset(current[obj])
-        for fact in step.action.delete:
-            if state_fact(fact):
-                for arg in tracked.intersection(fact[1:]):
-                    current[arg].discard(fact)
-        for fact in step.action.add:
-            if state_fact(fact):
-                for arg in tracked.intersection(fact[1:]):
-                    current[arg].add(fact)
+        action = step.action
+        effect = effects.get(id(action))
+        if effect is None:
+            effect = effects[id(action)] = (touched(action.delete), touched(action.add))
+        for fact, objs in effect[0]:
+            for obj in objs:
+                current[obj].discard(fact)
+        for fact, objs in effect[1]:
+            for obj in objs:
+                current[obj].add(fact)
     return found
 
 
 def classify(
     interdependences: list[Interdependence],
-    graph: nx.MultiDiGraph,
     run: Run,
     relevant: Mapping[int, Fact],
     agents: frozenset[str],
@@ -192,7 +197,7 @@ def classify(
     each agent and the earliest receiver step given by each agent, so the whole
     classification is linear in the number of interdependences.
     """
-    nodes = graph.nodes
+    steps = run.trace.steps
     wanted: dict[int, set[str]] = defaultdict(set)
     for inter in interdependences:
         wanted[inter.receiver].update(inter.objects)
@@ -201,8 +206,8 @@ def classify(
     latest: dict[tuple, tuple[int, int]] = {}
     earliest: dict[tuple, tuple[int, int]] = {}
     for i, inter in enumerate(interdependences):
-        receiver_agent = nodes[inter.receiver]["agent"]
-        giver_agent = nodes[inter.giver]["agent"]
+        receiver_agent = steps[inter.receiver].action.actor
+        giver_agent = steps[inter.giver].action.actor
         for obj in inter.objects:
             sigma = states[inter.receiver, obj]
             key = (obj, sigma, receiver_agent)
@@ -214,22 +219,21 @@ def classify(
 
     verdicts = []
     for inter in interdependences:
-        giver_agent = nodes[inter.giver]["agent"]
-        receiver_agent = nodes[inter.receiver]["agent"]
+        giver_agent = steps[inter.giver].action.actor
+        receiver_agent = steps[inter.receiver].action.actor
         reasons = []
         giver_loop = receiver_loop = False
         for obj in inter.objects:
             sigma = states[inter.receiver, obj]
-            shown = "{" + ", ".join(format_fact(f) for f in sorted(sigma)) + "}"
             later = latest.get((obj, sigma, giver_agent))
             if later and later[0] > inter.receiver:
                 giver_loop = True
-                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {shown} at step {later[0]}")
+                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {_shown(sigma)} at step {later[0]}")
             before = earliest.get((obj, sigma, receiver_agent))
             if before and before[0] < inter.receiver:
                 receiver_loop = True
                 reasons.append(
-                    f"receiver loop: {receiver_agent} had handed {obj} on in state {shown} (received at step {before[0]})"
+                    f"receiver loop: {receiver_agent} had handed {obj} on in state {_shown(sigma)} (received at step {before[0]})"
                 )
         goal_fact = relevant.get(inter.receiver)
         goal_reaching = goal_fact is not None
@@ -242,3 +246,8 @@ def classify(
             why = f"step {inter.receiver} leads to goal fact {format_fact(goal_fact)}; no loop"
         verdicts.append(Verdict(goal_reaching, giver_loop, receiver_loop, category, why))
     return verdicts
+
+
+def _shown(state: frozenset[Fact]) -> str:
+    """An object's state as text, ``{(f a) (g b)}`` sorted (only for loops: most verdicts never show one)."""
+    return "{" + ", ".join(format_fact(f) for f in sorted(state)) + "}"

@@ -11,12 +11,16 @@ preconditions are dropped (the relaxation); (in)equalities are kept, being stati
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+import dataclasses
+import functools
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Collection, Iterator, Mapping
+from typing import Collection, Generic, Hashable, Iterator, Mapping, TypeVar
 
 from .domain import Domain, Schema, Template
 from .task import Fact, GroundAction, Problem
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,10 @@ class Reachable:
     facts: frozenset[Fact]
     actions: tuple[GroundAction, ...]
     classes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: :meth:`needers` by ignored predicates, shared by every copy of one cached exploration.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
+    #: The keyed domain and folded problem explored, to explore that problem again (cached) as others act.
+    explored: tuple[Keyed[Domain], Keyed[Problem]] | None = field(default=None, compare=False, repr=False)
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
@@ -59,7 +67,14 @@ class Reachable:
         agent can use in turn: the environment chains of SPEC section 4, found as
         a fixpoint over the environment actions. Facts of ``ignored`` predicates
         never link (section 4), so they neither have users nor pass use along a chain.
+        Computed once per exploration and ignored set (games share explorations).
         """
+        key = frozenset(ignored)
+        if key not in self.memo:
+            self.memo[key] = self._needers(key)
+        return self.memo[key]
+
+    def _needers(self, ignored: frozenset[str]) -> dict[Fact, frozenset[str]]:
         found: dict[Fact, set[str]] = defaultdict(set)
         environment = []
         for action in self.actions:
@@ -90,26 +105,83 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     keeps as many representatives as any action has parameters that can hold
     its type, so every ground action still has distinct objects to name.
     """
-    signature: dict[str, set] = defaultdict(set)
+    objects = problem.objects
+    count = Counter(objects.values())
+    mergeable = {t: n > 1 and not domain.is_agent_type(t) for t, n in count.items()}
+    candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
+    signature: dict[str, set] = {o: set() for o in candidates}
     for fact in problem.init:
-        for position, arg in enumerate(fact[1:]):
-            signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in fact[1:])))
+        args = fact[1:]
+        for position, arg in enumerate(args):
+            if arg in candidates:
+                signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
     groups: dict[tuple, list[str]] = defaultdict(list)
-    for obj, obj_type in problem.objects.items():
-        if obj in domain.constants or obj in keep or domain.is_agent_type(obj_type):
-            continue
-        groups[obj_type, frozenset(signature.get(obj, ()))].append(obj)
+    for obj in objects:
+        if obj in candidates:
+            groups[objects[obj], frozenset(signature[obj])].append(obj)
     classes = {}
+    widths: dict[str, int] = {}
     for (obj_type, _), members in groups.items():
-        width = max(
-            [sum(domain.fits(obj_type, types) for types in schema.param_types) for schema in domain.schemas.values()]
-            + [1]
-        )
-        if len(members) > width:
+        if len(members) < 2:
+            continue
+        if obj_type not in widths:
+            widths[obj_type] = _width(domain, obj_type)
+        if len(members) > widths[obj_type]:
             members.sort()
-            reps = tuple(members[:width])
+            reps = tuple(members[:widths[obj_type]])
             classes.update({member: reps for member in members})
     return classes
+
+
+def _width(domain: Domain, obj_type: str) -> int:
+    """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
+    ancestors = domain.ancestors(obj_type)
+    return max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
+                for schema in domain.schemas.values()] + [1])
+
+
+def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:
+    """``problem`` with only its classes' representatives: what relaxed reachability explores."""
+    dropped = {member for member, reps in classes.items() if member not in reps}
+    if not dropped:
+        return problem
+    return Problem(
+        name=problem.name,
+        objects={o: t for o, t in problem.objects.items() if o not in dropped},
+        init=frozenset(f for f in problem.init if dropped.isdisjoint(f[1:])),
+        goal=frozenset(),
+        source=problem.source,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Keyed(Generic[T]):
+    """A value that hashes and compares by ``key`` (domains and problems hold dicts); the hash is kept."""
+
+    value: T
+    key: Hashable = field(repr=False)
+    digest: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", hash(self.key))
+
+    def __hash__(self) -> int:
+        return self.digest
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or isinstance(other, Keyed) and self.digest == other.digest and self.key == other.key
+
+
+def domain_key(domain: Domain) -> Keyed[Domain]:
+    """``domain`` keyed by what reachability reads of it."""
+    key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
+           tuple(sorted(domain.constants.items())), domain.ignore_predicates)
+    return Keyed(domain, key)
+
+
+def problem_key(problem: Problem) -> Keyed[Problem]:
+    """``problem`` keyed by its objects and initial state (what reachability reads of it)."""
+    return Keyed(problem, (frozenset(problem.objects.items()), problem.init))
 
 
 class _Index:
@@ -158,18 +230,40 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     """Reachable facts and actions from ``problem.init`` with delete effects ignored.
 
     ``actors`` limits the agents that may act (a projection, SPEC section 8);
-    environment actions always may. None means every agent.
+    environment actions always may. None means every agent. The problem is
+    first folded to its symmetry classes; the exploration of a folded problem
+    is cached (per process, bounded, keyed by value): games on one layout fold
+    to a handful of problems.
     """
     classes = symmetry_classes(domain, problem, keep=actors or ())
-    dropped = {member for member, reps in classes.items() if member not in reps}
-    objects = {o: t for o, t in problem.objects.items() if o not in dropped}
-    init = [fact for fact in problem.init if dropped.isdisjoint(fact[1:])]
+    keys = (_interned(domain_key(domain)), _interned(problem_key(fold(problem, classes))))
+    found = _explore(*keys, None if actors is None else frozenset(actors))
+    return dataclasses.replace(found, classes=classes, explored=keys)
+
+
+def clear_cache() -> None:
+    """Forget every cached exploration (for timing from cold)."""
+    _explore.cache_clear()
+    _interned.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _interned(keyed: Keyed[T]) -> Keyed[T]:
+    """The first key equal to ``keyed``: later cache look-ups with it compare by identity, not by value."""
+    return keyed
+
+
+@functools.lru_cache(maxsize=256)
+def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: frozenset[str] | None) -> Reachable:
+    """The semi-naive fixpoint on a folded problem (no symmetry classes of its own)."""
+    domain, problem = keyed_domain.value, keyed_problem.value
+    objects = problem.objects
+    init = problem.init
     allowed = {
         name: [frozenset(o for o, t in objects.items() if domain.fits(t, types)) for types in schema.param_types]
         for name, schema in domain.schemas.items()
     }
     if actors is not None:
-        actors = frozenset(actors)
         for name, schema in domain.schemas.items():
             if schema.actor is not None:
                 allowed[name][schema.actor] = allowed[name][schema.actor] & actors
@@ -215,7 +309,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
             rest = schema.pre[:i] + schema.pre[i + 1 :]
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
-    return Reachable(facts=frozenset(reached), actions=tuple(actions), classes=classes)
+    return Reachable(facts=frozenset(reached), actions=tuple(actions))
 
 
 def _join(templates: tuple[Template, ...], binding: list, index: _Index, allowed) -> Iterator[list]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import networkx as nx
-
-from .causal import build_graph, relevant_steps
+from .causal import CausalLinks, causal_graph, causal_links, relevant_steps
 from .domain import Domain, load_domain, load_problem
 from .errors import StripsIntError
 from .interdependence import (
@@ -29,10 +28,13 @@ from .task import Fact, Problem, format_fact
 from .trace import Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 @dataclass(frozen=True)
 class Report:
-    """Everything strips_int says about one trace; every count comes from ``graph``."""
+    """Everything strips_int says about one trace; every count comes from its causal ``links``."""
 
     source: str
     domain: str
@@ -42,9 +44,15 @@ class Report:
     agents: Mapping[str, str]
     goal: frozenset[Fact]
     achieved: frozenset[Fact]
-    graph: nx.MultiDiGraph
+    links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
+
+    @functools.cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        """The causal links as a networkx graph (:func:`~strips_int.causal.causal_graph`), built on first use."""
+        agents = frozenset(self.agents)
+        return causal_graph(self.steps, self.links, lambda fact: (fact_object(fact, agents),))
 
     @property
     def counts(self) -> dict[str, int]:
@@ -141,10 +149,10 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     objects = trace.problem.objects
     agent_types = {o: t for o, t in sorted(objects.items()) if domain.is_agent_type(t)}
     agents = frozenset(agent_types)
-    graph = build_graph(run, lambda fact: (fact_object(fact, agents),))
-    relevant = relevant_steps(graph, domain.ignore_predicates, agents)
-    inters = find_interdependences(graph, agents, domain.ignore_predicates)
-    verdicts = classify(inters, graph, run, relevant, agents, domain.position_predicates)
+    links = causal_links(run)
+    relevant = relevant_steps(trace.steps, links, domain.ignore_predicates, agents)
+    inters = find_interdependences(trace.steps, links, agents, domain.ignore_predicates)
+    verdicts = classify(inters, run, relevant, agents, domain.position_predicates)
     reachable = relaxed_reachable(domain, trace.problem)
     needed_by = reachable.needers(domain.ignore_predicates)
 
@@ -160,7 +168,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         agents=agent_types,
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
-        graph=graph,
+        links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, domain, agent_types, needers, inters),

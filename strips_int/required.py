@@ -26,15 +26,16 @@ sorted order, up to three links, is what the report names.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import Generic, Hashable, Iterator, Mapping, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Sequence
 
 from .domain import Domain
 from .interdependence import Finding, Interdependence
-from .reachability import Reachable, _complete, _Index, _join, _unify, relaxed_reachable
+from . import reachability
+from .reachability import (Keyed, Reachable, _complete, _Index, _join, _unify, domain_key, fold, problem_key,
+                           relaxed_reachable)
 from .task import Fact, GroundAction, Problem, format_fact
 
-T = TypeVar("T")
 #: How many links of "needs ..." a required interdependence's reason follows.
 CHAIN = 3
 
@@ -47,50 +48,8 @@ class Need:
     why: str
 
 
-@dataclass(frozen=True, eq=False)
-class _Keyed(Generic[T]):
-    """A value that hashes and compares by ``key`` (domains and problems hold dicts); the hash is kept."""
-
-    value: T
-    key: Hashable = field(repr=False)
-    digest: int = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "digest", hash(self.key))
-
-    def __hash__(self) -> int:
-        return self.digest
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Keyed) and self.key == other.key
-
-
-def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:
-    """``problem`` with only its classes' representatives: what relaxed reachability explores."""
-    dropped = {member for member, reps in classes.items() if member not in reps}
-    if not dropped:
-        return problem
-    return Problem(
-        name=problem.name,
-        objects={o: t for o, t in problem.objects.items() if o not in dropped},
-        init=frozenset(f for f in problem.init if dropped.isdisjoint(f[1:])),
-        goal=frozenset(),
-        source=problem.source,
-    )
-
-
-def _domain_key(domain: Domain) -> _Keyed[Domain]:
-    key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
-           tuple(sorted(domain.constants.items())), domain.ignore_predicates)
-    return _Keyed(domain, key)
-
-
-def _problem_key(problem: Problem) -> _Keyed[Problem]:
-    return _Keyed(problem, (frozenset(problem.objects.items()), problem.init))
-
-
 @functools.lru_cache(maxsize=256)
-def _alone(domain: _Keyed[Domain], problem: _Keyed[Problem], agent: str) -> frozenset[Fact]:
+def _alone(domain: Keyed[Domain], problem: Keyed[Problem], agent: str) -> frozenset[Fact]:
     """The facts ``agent`` reaches alone (with environment actions) in a folded problem."""
     return relaxed_reachable(domain.value, problem.value, actors=[agent]).facts
 
@@ -108,7 +67,7 @@ def interdependence_needs(
     symmetry classes (which do not depend on who may act) say which objects
     are interchangeable.
     """
-    dkey, pkey = _domain_key(domain), _problem_key(fold(problem, team.classes))
+    dkey, pkey = team.explored or (domain_key(domain), problem_key(fold(problem, team.classes)))
     alone = {agent: _alone(dkey, pkey, agent) for agent in set(receivers)}
     needs = []
     for inter, agent in zip(interdependences, receivers):
@@ -126,6 +85,7 @@ def clear_cache() -> None:
     """Forget every cached reachability and reason (for timing from cold)."""
     _alone.cache_clear()
     _missing.cache_clear()
+    reachability.clear_cache()
 
 
 def _swapped(fact: Fact, canon: Fact, problem: Problem) -> list[str]:
@@ -148,7 +108,7 @@ def _required_why(agent: str, facts: Sequence[Fact], canon: Mapping[Fact, Fact],
 
 
 @functools.lru_cache(maxsize=4096)
-def _missing(domain: _Keyed[Domain], problem: _Keyed[Problem], agent: str, facts: tuple[Fact, ...]) -> str:
+def _missing(domain: Keyed[Domain], problem: Keyed[Problem], agent: str, facts: tuple[Fact, ...]) -> str:
     """Why ``agent`` reaches none of ``facts`` (canonical) alone, from the first of them: a chain of
     needs it cannot meet, ending in one only another agent type can make (capability) or not (reach)."""
     dom, prob = domain.value, problem.value

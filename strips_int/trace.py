@@ -211,9 +211,10 @@ def execute(trace: Trace) -> Run:
     state = set(trace.problem.init)
     new_facts = []
     for step in trace.steps:
-        added = step.action.add - state
-        failure = apply(state, step.action)
-        if failure:
-            raise StripsIntError(trace.source, step.describe(), failure)
-        new_facts.append(added)
+        action = step.action
+        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
+            raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
+        new_facts.append(action.add - state)
+        state -= action.delete
+        state |= action.add
     return Run(trace=trace, final=frozenset(state), new_facts=tuple(new_facts))

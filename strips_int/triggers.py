@@ -52,17 +52,22 @@ def agent_tasks(
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
+    navigation = {name for name, schema in domain.schemas.items() if domain.is_navigation(schema)}
+    users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
     for step, new in zip(run.trace.steps, run.new_facts):
-        actor = step.agent
-        if actor is None or domain.is_navigation(domain.schemas[step.action.name]):
+        actor = step.action.actor
+        if actor is None or step.action.name in navigation:
             continue
         subtasks, triggers, accepted = found[actor]
         subtasks.append(step.index)
-        if any(
-            fact[0] not in domain.ignore_predicates and needers(fact) - {actor}
-            for fact in new
-        ):
-            triggers.append(step.index)
-            if step.index in givers:
-                accepted.append(step.index)
+        for fact in new:
+            if fact[0] in domain.ignore_predicates:
+                continue
+            if fact not in users:
+                users[fact] = needers(fact)
+            if users[fact] - {actor}:
+                triggers.append(step.index)
+                if step.index in givers:
+                    accepted.append(step.index)
+                break
     return {agent: AgentTasks(*(tuple(part) for part in parts)) for agent, parts in found.items()}

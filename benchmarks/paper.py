@@ -1,0 +1,200 @@
+"""strips_int against the paper's published functions, side by side on the 302 user-study games (issue 16).
+
+    python benchmarks/paper.py [--rounds 5] [--data ../shared/data] [--json FILE] [--no-memory]
+
+Each round runs, as child processes one after the other, ``strips_int.evaluate
+--jobs 1`` and the paper's map + detect functions (``run_paper.py --quiet
+--clamp`` from ``../shared/baselines/paper-pipeline``) on the same games,
+alternating A B A B ... The CPU of a run is the child's user + sys time (from
+``getrusage(RUSAGE_CHILDREN)`` deltas), start-up included, divided by the
+number of games; the figures are medians over the rounds with min–max.
+Then: strips_int's analysis alone (execute to games.csv row, given the read
+traces, in this process), ``check`` on one game (wall, median of 5), and the memory per step of
+a synthetic 100,000-step SAR trace (tracemalloc: the trace, and the analysis
+on top of it, no graph). ``--json`` writes all of it, to compare revisions.
+Without ``../shared`` it says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+ONE_GAME = "user-study/cole/5_10_2025_15_21_40_human=0.json"
+
+
+def machine() -> dict[str, Any]:
+    """CPU model, cores and Python of this machine."""
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo.read_text(), re.MULTILINE)
+        model = found.group(1).strip() if found else model
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+def child_cpu(command: Sequence[str]) -> tuple[float, str]:
+    """Run ``command`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    output = (done.stdout + done.stderr).strip()
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])} ... failed ({done.returncode}): {output[-500:]}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu, output.splitlines()[-1] if output else ""
+
+
+def spread(values: Sequence[float]) -> dict[str, float]:
+    """Median, min and max."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def side_by_side(data: Path, rounds: int) -> dict[str, Any]:
+    """Per-game CPU (ms) of strips_int and of the paper's functions, alternating, ``rounds`` times each."""
+    study = data / "user-study"
+    games = len(list(study.glob("*/*.json")))
+    paper = SHARED / "baselines" / "paper-pipeline" / "run_paper.py"
+    ours_cpu, theirs_cpu = [], []
+    with tempfile.TemporaryDirectory() as out:
+        ours = [sys.executable, "-m", "strips_int.evaluate", str(ROOT / "domains" / "overcooked.pddl"), str(study),
+                "--out", out, "--jobs", "1"]
+        theirs = [sys.executable, str(paper), "--quiet", "--clamp", str(study)]
+        for attempt in range(1, rounds + 1):
+            for command, times, name in ((ours, ours_cpu, "strips_int"), (theirs, theirs_cpu, "paper")):
+                cpu, last = child_cpu(command)
+                if not last.startswith(f"{games} games, 0 errors"):
+                    raise SystemExit(f"{name} did not analyse the {games} games: {last}")
+                times.append(1000 * cpu / games)
+                print(f"round {attempt}: {name:<10} {times[-1]:7.2f} ms CPU per game", file=sys.stderr)
+    ratios = [t / o for o, t in zip(ours_cpu, theirs_cpu)]
+    return {"games": games, "rounds": rounds, "strips_int_ms": spread(ours_cpu), "paper_ms": spread(theirs_cpu),
+            "ratio_of_medians": statistics.median(theirs_cpu) / statistics.median(ours_cpu),
+            "ratio_per_round": spread(ratios), "strips_int_runs": ours_cpu, "paper_runs": theirs_cpu}
+
+
+def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
+    """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
+    required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
+    from strips_int import load_domain
+    from strips_int.evaluate import game_row
+    from strips_int.games import read_games, report_of
+
+    domain = load_domain(ROOT / "domains" / "overcooked.pddl")
+    traces = list(read_games(domain, data / "user-study"))
+    gc.freeze()
+    times = []
+    for _ in range(rounds + 1):
+        start = time.process_time()
+        for trace in traces:
+            game_row(report_of(domain, trace))
+        times.append(1000 * (time.process_time() - start) / len(traces))
+    return {"games": len(traces), "warm": spread(times[1:]), "first_pass": times[0]}
+
+
+def check_wall(data: Path, repeat: int = 5) -> dict[str, float]:
+    """Wall seconds of ``strips_int.check`` on one game (the process, imports included)."""
+    command = [sys.executable, "-m", "strips_int.check", str(ROOT / "domains" / "overcooked.pddl"),
+               str(data / ONE_GAME)]
+    walls = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
+        walls.append(time.perf_counter() - start)
+    return spread(walls)
+
+
+def memory_per_step(steps: int = 100_000) -> dict[str, float]:
+    """Bytes per step (tracemalloc) of a synthetic ``steps``-step SAR trace, and of its analysis on top
+    (execute + analyse, no graph asked for): what is kept and the peak."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from sar_synthetic import SAR, synthetic_trace
+
+    from strips_int import analyze_run, execute, load_domain
+    from strips_int.trace import trace_from_dict
+
+    domain = load_domain(SAR)
+    data = synthetic_trace(steps, seed=0)
+    tracemalloc.start()
+    trace = trace_from_dict(data, domain, "synthetic")
+    del data
+    base, _ = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    report = analyze_run(domain, execute(trace))
+    kept, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(report.steps) == steps
+    return {"steps": steps, "trace_bytes_per_step": base / steps,
+            "analysis_kept_bytes_per_step": (kept - base) / steps,
+            "analysis_peak_bytes_per_step": (peak - base) / steps}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of A B (default 5)")
+    parser.add_argument("--data", type=Path, default=SHARED / "data")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--no-memory", action="store_true", help="skip the 100,000-step memory figure")
+    args = parser.parse_args()
+    if not (args.data / "user-study").is_dir() or not (SHARED / "baselines" / "paper-pipeline").is_dir():
+        print(f"skipped: needs {args.data / 'user-study'} and {SHARED / 'baselines' / 'paper-pipeline'}")
+        return 0
+    result: dict[str, Any] = {"machine": machine(), "revision": _revision()}
+    result["side_by_side"] = side_by_side(args.data, args.rounds)
+    result["analysis_only_ms"] = analysis_only(args.data, args.rounds)
+    result["check_one_game_wall_s"] = check_wall(args.data)
+    if not args.no_memory:
+        result["memory"] = memory_per_step()
+    print(report_text(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+def report_text(result: dict[str, Any]) -> str:
+    """The figures as a few lines of text."""
+    m, s = result["machine"], result["side_by_side"]
+    ours, theirs, ratio = s["strips_int_ms"], s["paper_ms"], s["ratio_per_round"]
+    lines = [
+        f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}; revision {result['revision']}",
+        f"{s['games']} user-study games, {s['rounds']} alternating rounds, CPU per game (user+sys, median, min-max):",
+        f"  strips_int evaluate --jobs 1   {ours['median']:7.2f} ms  ({ours['min']:.2f}-{ours['max']:.2f})",
+        f"  paper map + detect (--clamp)   {theirs['median']:7.2f} ms  ({theirs['min']:.2f}-{theirs['max']:.2f})",
+        f"  ratio {s['ratio_of_medians']:.1f}x (per round {ratio['min']:.1f}-{ratio['max']:.1f}x)",
+    ]
+    alone = result["analysis_only_ms"]
+    lines.append(f"analysis alone (given the traces): {alone['warm']['median']:.2f} ms CPU per game "
+                 f"({alone['warm']['min']:.2f}-{alone['warm']['max']:.2f}; first pass {alone['first_pass']:.2f})")
+    wall = result["check_one_game_wall_s"]
+    lines.append(f"check on one game: {wall['median']:.2f} s wall ({wall['min']:.2f}-{wall['max']:.2f})")
+    if "memory" in result:
+        mem = result["memory"]
+        lines.append(f"memory per step, {mem['steps']:,}-step SAR trace: trace {mem['trace_bytes_per_step']:.0f} B, "
+                     f"analysis kept {mem['analysis_kept_bytes_per_step']:.0f} B "
+                     f"(peak {mem['analysis_peak_bytes_per_step']:.0f} B), no graph")
+    return "\n".join(lines)
+
+
+def _revision() -> str:
+    found = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True, cwd=ROOT)
+    return found.stdout.strip() or "unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The games.csv rows of the 302 user-study games are those of the start of the speed work (issue 16).
+
+The digest was computed from the start commit's ``evaluate --jobs 1`` output
+(``/tmp/ev-start/games.csv``, 302 games, 0 errors). Every column of that
+output enters it, in its order; sources are taken relative to the data folder
+so the digest does not depend on where the data lies. No column is excluded:
+none varies between runs. Any changed count, figure or row fails the test.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, SHARED_DATA
+from strips_int.evaluate import main
+
+STUDY = SHARED_DATA / "user-study"
+#: The columns of the start commit's games.csv, in order.
+COLUMNS = (
+    "source,folder,layout,agent,partner,roles,reward,terrain,rules,format,steps,goal_facts,goal_achieved,"
+    "interdependencies,constructive,non_constructive,looping,irrelevant,constructive_required,"
+    "constructive_optional,human_subtasks,human_triggers,human_accepted_triggers,human_pct_triggers,"
+    "human_pct_not_accepted,human_given,human_received,human_given_required,human_received_required,"
+    "ai_subtasks,ai_triggers,ai_accepted_triggers,ai_pct_triggers,ai_pct_not_accepted,ai_given,ai_received,"
+    "ai_given_required,ai_received_required,error"
+).split(",")
+DIGEST = "93b325eb5e6c232995c0e60718f472e9d2e41abae47d6e5e5610e4b869168649"
+
+
+def rows_digest(games_csv: Path, data: Path) -> tuple[int, str]:
+    """The number of rows and the sha256 of the rows (``COLUMNS`` only, sources relative to ``data``)."""
+    with open(games_csv, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    prefix = str(data) + "/"
+    canonical = []
+    for row in rows:
+        values = [row[column] for column in COLUMNS]  # a missing column is a KeyError: a changed output
+        values[0] = values[0].removeprefix(prefix)
+        canonical.append(values)
+    canonical.sort()
+    return len(rows), hashlib.sha256(json.dumps(canonical).encode()).hexdigest()
+
+
+@pytest.mark.skipif(not STUDY.is_dir(), reason="needs ../shared/data")
+def test_user_study_rows_are_those_of_the_start_commit(tmp_path):
+    out = tmp_path / "study"
+    assert main([str(ROOT / "domains" / "overcooked.pddl"), str(STUDY), "--out", str(out), "--jobs", "1"]) == 0
+    assert rows_digest(out / "games.csv", STUDY) == (302, DIGEST)
+
+
+def test_the_digest_sees_a_changed_count(tmp_path):
+    """A games.csv that differs in one count gets another digest (the test above cannot pass by accident)."""
+    row = dict.fromkeys(COLUMNS, "0") | {"source": "/data/a.json", "error": ""}
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    for path, looping in ((first, "0"), (second, "1")):
+        with open(path, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, COLUMNS)
+            writer.writeheader()
+            writer.writerow(row | {"looping": looping})
+    assert rows_digest(first, Path("/data"))[1] != rows_digest(second, Path("/data"))[1]
