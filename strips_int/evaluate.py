@@ -33,11 +33,12 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .domain import Domain
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
 from .games import GAME_SUFFIXES, as_domain, game_files, report_of
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
 from .stats import Summary, group_rows, markdown_table, number, summarize
+from .workers import map_files
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
 #: The metrics of the summary tables, with the names papers use.
@@ -77,28 +78,47 @@ def error_row(source: str, error: StripsIntError) -> dict[str, Any]:
     return {"source": source, "folder": Path(source).parent.name, "error": str(error)}
 
 
+def internal_error(source: str, exc: Exception) -> StripsIntError:
+    """Any other exception of one game (deep recursion, memory, a reader's bug) as that game's error,
+    its message bounded: the arguments of an exception can hold the input itself."""
+    said = "; ".join(" ".join(a.split())[:200] if isinstance(a, str) else brief(a) for a in exc.args)
+    return StripsIntError(source, None, f"internal error: {type(exc).__name__}" + (f": {said}" if said else ""))
+
+
 def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[dict[str, Any]]:
-    """The rows of every game in one file; a game that cannot be read or analysed is a row with its error."""
+    """The rows of every game in one file; a game that cannot be read or analysed is a row with its
+    error, whatever the exception (a reader that fails outside a game costs the rest of its file)."""
     from strips_int.grounders import read_input
 
     rows = []
-    for result in read_input(path, domain, **options):
-        try:
-            rows.append(game_row(report_of(domain, result)))
-        except StripsIntError as exc:
-            rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
+    try:
+        for result in read_input(path, domain, **options):
+            try:
+                rows.append(game_row(report_of(domain, result)))
+            except StripsIntError as exc:
+                rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
+            except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its row
+                rows.append(error_row(str(path), internal_error(str(path), exc)))
+    except Exception as exc:  # noqa: BLE001 - as above, raised by the reader between games
+        rows.append(error_row(str(path), internal_error(str(path), exc)))
     return rows
+
+
+def died_rows(path: Path, how: str) -> list[dict[str, Any]]:
+    """The row of a file whose worker process died on it twice."""
+    return [error_row(str(path), StripsIntError(str(path), None, f"worker died on this file twice ({how}; "
+                                                "out of memory?)"))]
 
 
 def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], jobs: int = 1
              ) -> Iterator[list[dict[str, Any]]]:
-    """The rows of each file, in ``files`` order, computed by ``jobs`` processes."""
+    """The rows of each file, in ``files`` order, computed by ``jobs`` processes (a worker that dies
+    costs a retry, then the file's error row: :mod:`strips_int.workers`)."""
     work = functools.partial(file_rows, domain, dict(options))
     if jobs <= 1:
         yield from map(work, files)
         return
-    with multiprocessing.get_context(START_METHOD).Pool(jobs) as pool:
-        yield from pool.imap(work, files, chunksize=4)
+    yield from map_files(multiprocessing.get_context(START_METHOD), work, files, jobs, died_rows)
 
 
 def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, frame: bool = False,
