@@ -26,15 +26,19 @@ import functools
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .domain import Domain
 from .errors import StripsIntError, brief
 from .games import GAME_SUFFIXES, as_domain, game_files, report_of
+from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resumable, run_inputs, write_atomic,
+                      write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
 from .stats import Summary, group_rows, markdown_table, number, summarize
@@ -148,7 +152,7 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
             columns.update(dict.fromkeys(json.loads(line)))
     first = ["source", "folder", "layout", "agent", "partner", "roles", "reward"]
     ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"] + ["error"]
-    with open(jsonl) as handle, open(out, "w", newline="") as target:
+    with open(jsonl) as handle, atomic_open(out, newline="") as target:
         writer = csv.DictWriter(target, ordered)
         writer.writeheader()
         for line in handle:
@@ -185,7 +189,7 @@ def metric_label(metric: str) -> str:
 def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
                     table: dict[tuple[str, ...], dict[str, Summary]]) -> None:
     """``summary.csv`` (long), ``summary.md`` and ``summary.tex`` (one row per group: mean [95 % CI])."""
-    with open(out / "summary.csv", "w", newline="") as handle:
+    with atomic_open(out / "summary.csv", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow([*keys, "metric", "n", "mean", "sd", "ci_low", "ci_high"])
         for group, cells in table.items():
@@ -204,7 +208,7 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
         games = max(s.n for s in cells.values())
         body.append([*group, str(games), *(cell(cells[m], games) for m in metrics)])
     note = "Mean [95 % bootstrap CI] per group; (n=k) where a cell rests on fewer games; no CI under 2 games."
-    (out / "summary.md").write_text(note + "\n\n" + markdown_table(header, body))
+    write_atomic(out / "summary.md", note + "\n\n" + markdown_table(header, body))
 
     def tex(text: str) -> str:
         return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
@@ -213,8 +217,7 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
              " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(tex(c) for c in r) + r" \\" for r in body]
     lines += [r"\bottomrule", r"\end{tabular}"]
-    (out / "summary.tex").write_text(f"% {note} Needs \\usepackage{{booktabs}}\n"
-                                     + "\n".join(lines) + "\n")
+    write_atomic(out / "summary.tex", f"% {note} Needs \\usepackage{{booktabs}}\n" + "\n".join(lines) + "\n")
 
 
 def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
@@ -245,6 +248,8 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
                         "or folder (default: layout,agent)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
+                        "(the same inputs and options): its finished files are not done again")
     add_grounder_options(parser)
     return parser
 
@@ -256,6 +261,101 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
           end="", file=sys.stderr, flush=True)
 
 
+@dataclass
+class Tally:
+    """How far a run got: files done of all, games analysed and error rows (the manifest's counts)."""
+
+    files: int
+    done: int = 0
+    games: int = 0
+    errors: int = 0
+
+    def add(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self.done += 1
+        self.errors += sum(bool(row["error"]) for row in rows)
+        self.games += sum(not row["error"] for row in rows)
+
+
+def stream(out: Path, batches: Iterable[list[dict[str, Any]]], counts: list[int], tally: Tally) -> None:
+    """Append each file's rows to ``games.jsonl``, then the file's line to ``games.progress`` (a resume
+    trusts the rows of the files that line counts), and report errors and progress."""
+    tty = sys.stderr.isatty()
+    with open(out / JOURNAL, "a") as journal, open(out / PROGRESS, "a") as progress:
+        for rows in batches:
+            journal.write("".join(json.dumps(row) + "\n" for row in rows))
+            journal.flush()
+            progress.write(f"{len(counts)} {len(rows)}\n")
+            progress.flush()
+            counts.append(len(rows))
+            tally.add(rows)
+            for row in rows:
+                if row["error"]:
+                    print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
+            if tty:
+                _progress(tally.done, tally.files, tally.games, tally.errors)
+    if tty:
+        print(file=sys.stderr)
+
+
+def journal_tally(out: Path, counts: Sequence[int], files: int) -> Tally:
+    """The tally of the files a resumed run had finished, from their rows in ``games.jsonl``."""
+    tally = Tally(files)
+    with open(out / JOURNAL) as handle:
+        for n in counts:
+            tally.add([json.loads(handle.readline()) for _ in range(n)])
+    return tally
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signum)
+
+
+def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files: Sequence[Path],
+        picked: Sequence[int], options: dict[str, Any], inputs: dict[str, Any], scenarios: int) -> int:
+    """Evaluate ``files[k] for k in picked`` into ``args.out`` (locked by the caller), from where an
+    interrupted run stopped with ``--resume``; the manifest says how the run ended. An earlier run's
+    outputs are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
+    start = time.perf_counter()
+    counts = resumable(args.out, inputs) if args.resume else []
+    todo = [files[k] for k in picked[len(counts):]]
+    if args.scheduler:
+        from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
+
+        batches = evaluate_on_cluster(domain, todo, options, args.scheduler, args.jobs)
+    else:
+        batches = evaluate(domain, todo, options, args.jobs)
+    if scenarios:
+        print(f"note: passed over {scenarios} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
+    if not args.resume:
+        fresh(args.out)
+    tally = journal_tally(args.out, counts, len(picked)) if counts else Tally(len(picked))
+    started, status = now(), "interrupted"
+    write_run_manifest(args.out, command, inputs, started, "running", asdict(tally))
+    try:
+        stream(args.out, batches, counts, tally)
+        write_manifest(args.out, manifest(domain.source, files, picked, counts, parse_shard(args.shard),
+                                          inputs["options"]))
+        columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
+        status = "complete"
+    except KeyboardInterrupt as stop:
+        print(f"\ninterrupted: {tally.done} of {tally.files} files done; the same command with --resume "
+              f"goes on -> {args.out}", file=sys.stderr)
+        return 128 + (stop.args[0] if stop.args else signal.SIGINT)
+    except (StripsIntError, OSError):
+        status = "failed"
+        raise
+    finally:
+        write_run_manifest(args.out, command, inputs, started, status, asdict(tally))
+    (args.out / PROGRESS).unlink(missing_ok=True)
+    missing = [k for k in args.group_by if k not in columns]
+    if missing:
+        print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
+    seconds = time.perf_counter() - start
+    print(f"{tally.games} games, {tally.errors} errors, {seconds:.1f} s ({tally.games / seconds:.1f} games/s) "
+          f"-> {args.out}", file=sys.stderr)
+    return 1 if tally.errors else 0
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -264,55 +364,27 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
 
         return merge_main(argv[1:])
     args = build_parser(prog).parse_args(argv)
-    start = time.perf_counter()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         domain = as_domain(args.domain)
-        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])])
+        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])],
+                                      skip=args.out)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
-        args.out.mkdir(parents=True, exist_ok=True)
+        picked = pick(len(files), parse_shard(args.shard))
         options = grounder_options(args)
-        shard = parse_shard(args.shard)
-        picked = pick(len(files), shard)
-        shard_files = [files[k] for k in picked]
-        if args.scheduler:
-            from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
-
-            batches = evaluate_on_cluster(domain, shard_files, options, args.scheduler, args.jobs)
-        else:
-            batches = evaluate(domain, shard_files, options, args.jobs)
+        settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
+        inputs = run_inputs(domain.source, [files[k] for k in picked], settings, args.shard)
+        with locked(args.out):
+            return run(args, [*prog.split(), *argv], domain, files, picked, options, inputs, len(scenarios))
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if scenarios:
-        print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
-    jsonl = args.out / "games.jsonl"
-    games = errors = 0
-    counts = []
-    tty = sys.stderr.isatty()
-    with open(jsonl, "w") as handle:
-        for done, rows in enumerate(batches, start=1):
-            counts.append(len(rows))
-            for row in rows:
-                handle.write(json.dumps(row) + "\n")
-                games += not row["error"]
-                errors += bool(row["error"])
-                if row["error"]:
-                    print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
-            if tty:
-                _progress(done, len(shard_files), games, errors)
-    if tty:
-        print(file=sys.stderr)
-    settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
-    write_manifest(args.out, manifest(domain.source, files, picked, counts, shard, settings))
-    columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
-    missing = [k for k in args.group_by if k not in columns]
-    if missing:
-        print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
-    seconds = time.perf_counter() - start
-    print(f"{games} games, {errors} errors, {seconds:.1f} s ({games / seconds:.1f} games/s) -> {args.out}",
-          file=sys.stderr)
-    return 1 if errors else 0
+    except KeyboardInterrupt:
+        print(f"\ninterrupted -> {args.out}", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from .trace import Trace, execute
 GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
 
 
-def game_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
+def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[list[Path], list[Path]]:
     """The given files and every game file under the given folders (a game suffix, or a file some
     grounder recognizes), sorted; and the SAR scenarios a folder walk passed over (simulator inputs,
     not games). A missing path is an error."""

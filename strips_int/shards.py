@@ -21,6 +21,7 @@ from typing import Any, Iterator, Sequence
 
 from .errors import StripsIntError
 from .files import read_json, read_text
+from .outputs import write_atomic
 
 MANIFEST = "shard.json"
 FORMAT = "strips-int-shard/1"
@@ -93,7 +94,7 @@ def manifest(domain: Path, files: Sequence[Path], picked: Sequence[int], rows: S
 
 def write_manifest(out: Path, value: Manifest) -> None:
     fields = {"format": FORMAT, **asdict(value), "files": [list(f) for f in value.files]}
-    (out / MANIFEST).write_text(json.dumps(fields, indent=1) + "\n")
+    write_atomic(out / MANIFEST, json.dumps(fields, indent=1) + "\n")
 
 
 def read_manifest(folder: Path) -> Manifest:
