@@ -326,7 +326,9 @@ def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files:
         batches = evaluate(domain, todo, options, args.jobs)
     if scenarios:
         print(f"note: passed over {scenarios} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
-    if not args.resume:
+    if args.resume:
+        print(f"resuming: {len(counts)} of {len(picked)} files were done", file=sys.stderr)
+    else:
         fresh(args.out)
     tally = journal_tally(args.out, counts, len(picked)) if counts else Tally(len(picked))
     started, status = now(), "interrupted"

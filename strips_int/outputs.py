@@ -146,7 +146,7 @@ def resumable(out: Path, inputs: dict[str, Any]) -> list[int]:
         raise StripsIntError(str(out), None, "nothing to resume: the run there is complete")
     mismatch = difference(earlier.get("inputs"), inputs)
     if mismatch:
-        raise StripsIntError(str(out), None, f"cannot resume: {mismatch} differs from the interrupted run's")
+        raise StripsIntError(str(out), None, f"cannot resume: not the same {mismatch} as the interrupted run")
     counts = []
     progress = (out / PROGRESS).read_bytes() if (out / PROGRESS).is_file() else b""
     for line in progress.split(b"\n")[:-1]:  # a last line without its newline was cut off
@@ -178,14 +178,14 @@ def keep_lines(path: Path, lines: int) -> None:
 def difference(earlier: Any, now_: dict[str, Any]) -> str | None:
     """The first part of the inputs that differs, in words, or None."""
     if not isinstance(earlier, dict):
-        return "the manifest's inputs"
-    for key, words in (("domain", "the domain"), ("options", "the options"), ("shard", "the shard")):
+        return "inputs"
+    for key, words in (("domain", "domain"), ("options", "options"), ("shard", "shard")):
         if earlier.get(key) != now_[key]:
             return words
     files = earlier.get("files")
     if files != now_["files"]:
         if not isinstance(files, list) or len(files) != len(now_["files"]):
-            return "the list of game files"
+            return "list of game files"
         changed = next(f for f, g in zip(now_["files"], files) if f != g)
         return f"game file {changed['path']}"
     return None

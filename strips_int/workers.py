@@ -41,6 +41,7 @@ def serve(work: Callable[[Path], Rows], conn: Connection) -> None:
     Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers;
     a parent killed outright closes the pipe, which ends the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: stopping a worker ends it
     try:
         while (task := conn.recv()) is not None:
             index, path = task

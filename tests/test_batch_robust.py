@@ -128,3 +128,110 @@ def test_a_file_whose_worker_dies_twice_is_an_error_row_and_the_rest_finish():
     rows = list(map_files(multiprocessing.get_context("fork"), die_on_second, files, 2, on_death))
     assert [r[0]["source"] for r in rows] == [str(f) for f in files]
     assert died == [Path("second")] and rows[1][0]["error"] == "killed by SIGKILL"
+
+
+# --- the output folder -----------------------------------------------------------------------------
+
+
+def sixty_games(tmp_path: Path) -> Path:
+    listed = tmp_path / "list.txt"
+    listed.write_text("".join(f"{p}\n" for p in sorted(USER_STUDY.rglob("*.json"))[:60]))
+    return listed
+
+
+def interrupted(command: list, out: Path, signum: int) -> subprocess.CompletedProcess:
+    """``command`` run until a few of its games are in ``out/games.jsonl``, then sent ``signum``."""
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        while run.poll() is None:
+            running = (out / "manifest.json").exists() and '"running"' in (out / "manifest.json").read_text()
+            if running and (out / "games.jsonl").read_text().count("\n") >= 3:
+                run.send_signal(signum)
+                break
+            time.sleep(0.01)
+        _, err = run.communicate(timeout=120)
+    finally:
+        for pid in children(run.pid):
+            os.kill(pid, signal.SIGKILL)
+        run.kill()
+    return subprocess.CompletedProcess(command, run.returncode, "", err)
+
+
+@needs_study
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_rerun_leaves_no_complete_looking_tables_and_resumes(tmp_path, signum):
+    listed = sixty_games(tmp_path)
+    whole = tmp_path / "whole"
+    assert main([str(OVERCOOKED), "--files-from", str(listed), "--out", str(whole), "--jobs", "2"]) == 0
+    out = tmp_path / "out"
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 0  # a previous, complete run
+    command = evaluate_command(OVERCOOKED, "--files-from", listed, "--out", out, "--jobs", "2")
+    stopped = interrupted(command, out, signum)
+    assert stopped.returncode == 128 + signum, stopped.stderr
+    assert "interrupted: " in stopped.stderr and "Traceback" not in stopped.stderr
+    run_manifest = json.loads((out / "manifest.json").read_text())
+    assert run_manifest["status"] == "interrupted" and run_manifest["counts"]["done"] < 60
+    assert [f["path"] for f in run_manifest["inputs"]["files"]] == listed.read_text().split()
+    assert all(len(f["sha256"]) == 64 and f["size"] > 0 for f in run_manifest["inputs"]["files"])
+    for name in ("games.csv", "summary.csv", "summary.md", "summary.tex", "shard.json"):
+        assert not (out / name).exists(), name  # neither this run's nor the previous run's
+    assert not (out / ".lock").exists()
+    done = run_manifest["counts"]["done"]
+    resumed = subprocess.run([*command, "--resume"], stderr=subprocess.PIPE, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming: {done} of 60 files were done" in resumed.stderr and "60 games, 0 errors" in resumed.stderr
+    for name in ("games.jsonl", "games.csv", "summary.csv", "summary.tex", "shard.json"):
+        assert (out / name).read_bytes() == (whole / name).read_bytes(), name
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+def test_resume_refuses_other_inputs_a_complete_run_and_an_empty_folder(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1", "--resume"]) == 2
+    assert capsys.readouterr().err == f"error: {out}: nothing to resume: no manifest.json\n"
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1", "--resume"]) == 2
+    assert capsys.readouterr().err == f"error: {out}: nothing to resume: the run there is complete\n"
+    run_manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**run_manifest, "status": "interrupted"}))
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1", "--resume", "--seed", "3"]) == 2
+    assert capsys.readouterr().err == f"error: {out}: cannot resume: not the same options as the interrupted run\n"
+    games = tmp_path / "games"
+    shutil.copytree(EXAMPLES, games)
+    (out / "manifest.json").write_text(json.dumps({**run_manifest, "status": "interrupted"}))
+    assert main([str(SAR), str(games), "--out", str(out), "--jobs", "1", "--resume"]) == 2
+    assert "cannot resume: not the same game file" in capsys.readouterr().err
+
+
+def test_a_second_run_into_a_folder_in_use_is_refused_and_a_stale_lock_taken_over(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (out / ".lock").write_text(f"{holder.pid} {os.uname().nodename}\n")
+        assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 2
+        assert capsys.readouterr().err.startswith(f"error: {out}: in use by process {holder.pid} on ")
+        assert not (out / "games.jsonl").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 0  # its process is gone
+    assert "7 games, 0 errors" in capsys.readouterr().err and not (out / ".lock").exists()
+
+
+@needs_study
+def test_two_runs_at_once_into_one_folder_one_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    first = subprocess.Popen(evaluate_command(OVERCOOKED, "--files-from", sixty_games(tmp_path), "--out", out,
+                                              "--jobs", "1"), stderr=subprocess.PIPE, text=True)
+    try:
+        while not (out / "games.jsonl").exists() and first.poll() is None:
+            time.sleep(0.01)
+        assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 2
+        assert f"in use by process {first.pid}" in capsys.readouterr().err
+        _, err = first.communicate(timeout=300)
+    finally:
+        first.kill()
+    assert first.returncode == 0 and "60 games, 0 errors" in err
+    assert len(read_csv(out / "games.csv")) == 60
