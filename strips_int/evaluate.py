@@ -94,6 +94,8 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[di
     error, whatever the exception (a reader that fails outside a game costs the rest of its file)."""
     from strips_int.grounders import read_input
 
+    if path.is_dir():  # one the folder walk could not read
+        return [error_row(str(path), StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}"))]
     rows = []
     try:
         for result in read_input(path, domain, **options):
@@ -106,6 +108,14 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[di
     except Exception as exc:  # noqa: BLE001 - as above, raised by the reader between games
         rows.append(error_row(str(path), internal_error(str(path), exc)))
     return rows
+
+
+def folder_error(path: Path) -> str:
+    try:
+        os.listdir(path)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return "it was unreadable during the walk"
 
 
 def died_rows(path: Path, how: str) -> list[dict[str, Any]]:

@@ -235,3 +235,56 @@ def test_two_runs_at_once_into_one_folder_one_is_refused(tmp_path, capsys):
         first.kill()
     assert first.returncode == 0 and "60 games, 0 errors" in err
     assert len(read_csv(out / "games.csv")) == 60
+
+
+# --- the walk --------------------------------------------------------------------------------------
+
+
+def test_the_walk_follows_linked_folders_once_counts_each_file_once_and_skips_its_output(tmp_path, capsys):
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "examples").symlink_to(EXAMPLES, target_is_directory=True)
+    (games / "again").symlink_to(EXAMPLES, target_is_directory=True)  # the same folder by a second link
+    (games / "examples-loop").symlink_to(games, target_is_directory=True)  # a link to an ancestor
+    (games / "gone.json").symlink_to(tmp_path / "nowhere.json")  # a broken link
+    out = games / "out"  # inside the walked folder
+    args = [str(SAR), str(games), str(games), str(EXAMPLES / "kit-pass.trace.json"), "--out", str(out), "--jobs", "1"]
+    for _ in range(2):  # the second run must not read the first one's tables
+        assert main(args) == 1
+        assert "7 games, 1 errors" in capsys.readouterr().err
+        rows = read_csv(out / "games.csv")
+        assert [r["source"] for r in rows] == [str(games / "again" / p.name) for p in sorted(EXAMPLES.iterdir())
+                                               if "scenario" not in p.name and p.suffix == ".json"
+                                               ] + [str(games / "gone.json")]
+        assert rows[-1]["error"].startswith(f"{games / 'gone.json'}: cannot read: ")
+
+
+def drop_root_powers() -> list[str]:
+    """A command prefix under which root, too, is refused files it has no permission for."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root reads everything; needs setpriv to drop that power")
+    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+
+
+def test_what_the_walk_cannot_read_is_an_error_row(tmp_path):
+    games = tmp_path / "games"
+    shutil.copytree(EXAMPLES, games)
+    locked = games / "locked"
+    locked.mkdir()
+    shutil.copy(EXAMPLES / "fire-door.log.json", locked / "hidden.log.json")
+    (games / "secret.log.json").write_text((EXAMPLES / "fire-door.log.json").read_text())
+    (games / "secret.log.json").chmod(0)
+    locked.chmod(0)
+    try:
+        done = subprocess.run([*drop_root_powers(), *evaluate_command(SAR, games, "--out", tmp_path / "out",
+                                                                      "--jobs", "2")],
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        locked.chmod(0o755)
+    assert done.returncode == 1 and "7 games, 2 errors" in done.stderr, done.stderr
+    rows = {Path(r["source"]).name: r["error"] for r in read_csv(tmp_path / "out" / "games.csv")}
+    assert rows["locked"] == f"{locked}: cannot read the folder: Permission denied"
+    assert rows["secret.log.json"].startswith(f"{games / 'secret.log.json'}: ")
+    assert "Permission denied" in rows["secret.log.json"]
