@@ -49,6 +49,11 @@ COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "i
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
                 "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
+#: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                             "\n": " ", "\r": " "})
 
 
 #: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
@@ -166,8 +171,21 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
         writer = csv.DictWriter(target, ordered)
         writer.writeheader()
         for line in handle:
-            writer.writerow({k: ("" if v is None else v) for k, v in json.loads(line).items()})
+            writer.writerow({k: cell_text(v) for k, v in json.loads(line).items()})
     return ordered
+
+
+def cell_text(value: Any) -> Any:
+    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts with
+    ``= + - @``, a tab or a carriage return) gets a leading ``'``; numbers, and text that is one, stay."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and number(value) is None:
+        return "'" + value
+    return "" if value is None else value
+
+
+def tex(text: str) -> str:
+    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces."""
+    return text.translate(TEX_ESCAPES)
 
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
@@ -176,13 +194,13 @@ def summary_metrics(columns: Sequence[str]) -> list[str]:
     return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
 
 
-def summarize_games(games_csv: Path, keys: Sequence[str], resamples: int = 2000, seed: int = 0
+def summarize_games(jsonl: Path, columns: Sequence[str], keys: Sequence[str], resamples: int = 2000, seed: int = 0
                     ) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
-    """Per group of the analysed games (errors left out), each metric's :class:`Summary`."""
-    with open(games_csv, newline="") as handle:
-        reader = csv.DictReader(handle)
-        metrics = summary_metrics(reader.fieldnames or [])
-        rows = [row for row in reader if not row["error"]]
+    """Per group of the analysed games (errors left out), each metric's :class:`Summary`; read from
+    ``games.jsonl`` (the rows as analysed: no CSV field limit, no cell made safe for spreadsheets)."""
+    metrics = summary_metrics(columns)
+    with open(jsonl) as handle:
+        rows = [row for row in map(json.loads, handle) if not row["error"]]
     table = {}
     for group, members in group_rows(rows, keys).items():
         table[group] = {m: summarize([number(r[m]) for r in members], resamples, seed) for m in metrics}
@@ -204,7 +222,8 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
         writer.writerow([*keys, "metric", "n", "mean", "sd", "ci_low", "ci_high"])
         for group, cells in table.items():
             for metric, s in cells.items():
-                writer.writerow([*group, metric, s.n, *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
+                writer.writerow([*map(cell_text, group), metric, s.n,
+                                 *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
 
     def cell(s: Summary, games: int) -> str:
         if s.n == 0:
@@ -220,9 +239,6 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
     note = "Mean [95 % bootstrap CI] per group; (n=k) where a cell rests on fewer games; no CI under 2 games."
     write_atomic(out / "summary.md", note + "\n\n" + markdown_table(header, body))
 
-    def tex(text: str) -> str:
-        return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
-
     lines = [r"\begin{tabular}{" + "l" * len(keys) + "r" * (len(header) - len(keys)) + "}", r"\toprule",
              " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(tex(c) for c in r) + r" \\" for r in body]
@@ -233,7 +249,7 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
 def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
     """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
     columns = write_games_csv(out / "games.jsonl", out / "games.csv")
-    metrics, table = summarize_games(out / "games.csv", keys, resamples, seed)
+    metrics, table = summarize_games(out / "games.jsonl", columns, keys, resamples, seed)
     write_summaries(out, keys, metrics, table)
     return columns
 

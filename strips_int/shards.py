@@ -19,11 +19,13 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
 from .files import read_json, read_text
 from .outputs import write_atomic
 
 MANIFEST = "shard.json"
+#: Longer lines of a file list are no path (Linux's PATH_MAX), and are not echoed whole.
+MAX_PATH = 4096
 FORMAT = "strips-int-shard/1"
 #: Manifest fields besides the options that must agree for shards to merge, with the words an error uses.
 MUST_AGREE = {"version": "package version", "domain_sha256": "domain", "count": "shard count",
@@ -69,8 +71,13 @@ def read_file_list(path: Path) -> list[Path]:
         entry = Path(line.strip())
         if not line.strip():
             continue
-        if not entry.exists():
-            raise StripsIntError(str(path), f"line {number}", f"no such file or folder: {entry}")
+        try:
+            found = len(line) <= MAX_PATH and entry.exists()
+        except (OSError, ValueError):  # a name too long for the system, a NUL byte
+            found = False
+        if not found:
+            named = entry if len(line) <= MAX_PATH and "\0" not in line else brief(line)
+            raise StripsIntError(str(path), f"line {number}", f"no such file or folder: {named}")
         paths.append(entry)
     return paths
 

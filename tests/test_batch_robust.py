@@ -288,3 +288,59 @@ def test_what_the_walk_cannot_read_is_an_error_row(tmp_path):
     assert rows["locked"] == f"{locked}: cannot read the folder: Permission denied"
     assert rows["secret.log.json"].startswith(f"{games / 'secret.log.json'}: ")
     assert "Permission denied" in rows["secret.log.json"]
+
+
+# --- what input text can do to the tables ----------------------------------------------------------
+
+
+def game_with_meta(folder: Path, **meta) -> Path:
+    """The kit-pass example trace (one constructive interdependence) with ``meta`` of our own."""
+    folder.mkdir(exist_ok=True)
+    shutil.copy(EXAMPLES / "kit-pass.problem.pddl", folder)
+    trace = json.loads((EXAMPLES / "kit-pass.trace.json").read_text())
+    path = folder / f"game-{len(list(folder.glob('*.trace.json')))}.trace.json"
+    path.write_text(json.dumps({**trace, "meta": meta}))
+    return path
+
+
+def test_text_from_input_cannot_be_a_spreadsheet_formula_or_latex(tmp_path):
+    games = tmp_path / "games"
+    team = "=cmd|' /C calc'!A0 #1 $a {b} ~c ^d \\e & 50% f_g"
+    game_with_meta(games, team=team, link='=HYPERLINK("http://x","y")', sum="@SUM(A1)", plus="+1+2",
+                   tab="\tx", minus="-3", plain="kitchen", count=-2)
+    out = tmp_path / "out"
+    assert main([str(SAR), str(games), "--out", str(out), "--jobs", "1", "--group-by", "team"]) == 0
+    (row,) = read_csv(out / "games.csv")
+    assert (row["link"], row["sum"], row["plus"], row["tab"]) == (
+        "'=HYPERLINK(\"http://x\",\"y\")", "'@SUM(A1)", "'+1+2", "'\tx")
+    assert (row["team"], row["minus"], row["plain"], row["count"]) == ("'" + team, "-3", "kitchen", "-2")
+    assert row["constructive"] == "1"
+    assert {r["team"] for r in read_csv(out / "summary.csv")} == {"'" + team}
+    tex = (out / "summary.tex").read_text()
+    assert (r"=cmd|' /C calc'!A0 \#1 \$a \{b\} \textasciitilde{}c \textasciicircum{}d \textbackslash{}e \& 50\% "
+            r"f\_g & 1 &") in tex
+    assert r"| =cmd\|' /C calc'!A0 #1" in (out / "summary.md").read_text()
+
+
+def test_a_cell_over_the_csv_field_limit_and_a_long_line_in_a_file_list(tmp_path, capsys):
+    games = tmp_path / "games"
+    game_with_meta(games, note="x" * 200_000)
+    out = tmp_path / "out"
+    assert main([str(SAR), str(games), "--out", str(out), "--jobs", "1"]) == 0
+    assert "1 games, 0 errors" in capsys.readouterr().err
+    assert len(read_csv_unlimited(out / "games.csv")[0]["note"]) == 200_000
+    listed = tmp_path / "list.txt"
+    for line in ("y" * 200_000, "a\0b"):
+        listed.write_text(f"{games}\n{line}\n")
+        assert main([str(SAR), "--files-from", str(listed), "--out", str(out), "--jobs", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {listed}: line 2: no such file or folder: ") and len(err) < 300, err
+        assert err.count("\n") == 1
+
+
+def read_csv_unlimited(path):
+    limit = csv.field_size_limit(1 << 24)
+    try:
+        return read_csv(path)
+    finally:
+        csv.field_size_limit(limit)
