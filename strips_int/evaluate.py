@@ -203,7 +203,7 @@ def summarize_games(jsonl: Path, columns: Sequence[str], keys: Sequence[str], re
         rows = [row for row in map(json.loads, handle) if not row["error"]]
     table = {}
     for group, members in group_rows(rows, keys).items():
-        table[group] = {m: summarize([number(r[m]) for r in members], resamples, seed) for m in metrics}
+        table[group] = {m: summarize([number(r.get(m)) for r in members], resamples, seed) for m in metrics}
     return metrics, table
 
 
