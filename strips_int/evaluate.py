@@ -177,8 +177,9 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
 
 def cell_text(value: Any) -> Any:
     """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts with
-    ``= + - @``, a tab or a carriage return) gets a leading ``'``; numbers, and text that is one, stay."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and number(value) is None:
+    ``= + - @``, a tab or a carriage return, and goes on) gets a leading ``'``; numbers, text that is
+    one, and a lone sign (``-``, the summaries' missing group key) stay."""
+    if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_STARTS) and number(value) is None:
         return "'" + value
     return "" if value is None else value
 
