@@ -13,7 +13,10 @@ paper tables:
   Int_non-cons and the trigger percentages, per group.
 
 Rows are streamed to disk as games finish, so memory stays flat in the number
-of games; a broken game is a row with its error and makes the exit status 1.
+of games; a broken game is a row with its error and makes the exit status 1,
+whatever broke it, a dead worker process included (:mod:`strips_int.workers`).
+The output folder is locked, written atomically, described by ``manifest.json``
+and resumable after an interruption (:mod:`strips_int.outputs`).
 From Python, :func:`evaluate_games` returns the rows (a ``pandas.DataFrame``
 with ``frame=True``, given the optional extra ``pandas``).
 """
@@ -334,7 +337,13 @@ def journal_tally(out: Path, counts: Sequence[int], files: int) -> Tally:
 
 
 def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a scheduler's stop, ``kill``) as Ctrl-C: the run ends the same way, as interrupted."""
     raise KeyboardInterrupt(signum)
+
+
+def interrupted_status(stop: KeyboardInterrupt) -> int:
+    """The shell's exit status of a process the signal stopped: 128 + its number (130 for Ctrl-C)."""
+    return 128 + (stop.args[0] if stop.args else signal.SIGINT)
 
 
 def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files: Sequence[Path],
@@ -358,7 +367,7 @@ def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files:
     else:
         fresh(args.out)
     tally = journal_tally(args.out, counts, len(picked)) if counts else Tally(len(picked))
-    started, status = now(), "interrupted"
+    started, status = now(), "failed"
     write_run_manifest(args.out, command, inputs, started, "running", asdict(tally))
     try:
         stream(args.out, batches, counts, tally)
@@ -367,12 +376,10 @@ def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files:
         columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
         status = "complete"
     except KeyboardInterrupt as stop:
+        status = "interrupted"
         print(f"\ninterrupted: {tally.done} of {tally.files} files done; the same command with --resume "
               f"goes on -> {args.out}", file=sys.stderr)
-        return 128 + (stop.args[0] if stop.args else signal.SIGINT)
-    except (StripsIntError, OSError):
-        status = "failed"
-        raise
+        return interrupted_status(stop)
     finally:
         write_run_manifest(args.out, command, inputs, started, status, asdict(tally))
     (args.out / PROGRESS).unlink(missing_ok=True)
@@ -409,9 +416,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print(f"\ninterrupted -> {args.out}", file=sys.stderr)
-        return 130
+        return interrupted_status(stop)
     finally:
         signal.signal(signal.SIGTERM, previous)
 
