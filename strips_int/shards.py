@@ -155,6 +155,16 @@ def describe(value: Manifest, field: str) -> str:
     return str(getattr(value, field))
 
 
+def check_row(path: Path, number: int, line: str) -> None:
+    """A line of ``games.jsonl`` is a JSON object with an ``error``; else an error naming the line."""
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError):
+        row = None
+    if not (isinstance(row, dict) and "error" in row):
+        raise StripsIntError(str(path), f"line {number}", "not a row of an evaluate run")
+
+
 def merged_lines(shards: Sequence[tuple[Path, Manifest]]) -> Iterator[str]:
     """Every shard's ``games.jsonl`` lines in the order one run over the whole list writes them."""
     chunks: dict[int, list[str]] = {}
@@ -164,6 +174,8 @@ def merged_lines(shards: Sequence[tuple[Path, Manifest]]) -> Iterator[str]:
         if len(lines) != sum(n for _, _, n in value.files):
             raise StripsIntError(str(path), None, f"{len(lines)} rows, but {MANIFEST} counts "
                                  f"{sum(n for _, _, n in value.files)}")
+        for number, line in enumerate(lines, start=1):
+            check_row(path, number, line)
         start = 0
         for k, _, n in value.files:
             chunks[k], start = lines[start:start + n], start + n

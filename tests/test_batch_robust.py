@@ -344,3 +344,15 @@ def read_csv_unlimited(path):
         return read_csv(path)
     finally:
         csv.field_size_limit(limit)
+
+
+def test_a_shard_with_a_broken_row_is_one_error_line_in_merge(tmp_path, capsys):
+    for i in range(2):
+        assert main([str(SAR), str(EXAMPLES), "--out", str(tmp_path / f"s{i}"), "--jobs", "1", "--shard", f"{i}/2"]) == 0
+    journal = tmp_path / "s1" / "games.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    for broken in ("[" * 100_000 + "\n", '{"source": "x"}\n', "{\n"):
+        journal.write_text("".join([lines[0], broken, *lines[2:]]))
+        capsys.readouterr()
+        assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(tmp_path / "m")]) == 2
+        assert capsys.readouterr().err == f"error: {journal}: line 2: not a row of an evaluate run\n"
