@@ -38,8 +38,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .domain import Domain
-from .errors import StripsIntError, brief
-from .games import GAME_SUFFIXES, as_domain, game_files, report_of
+from .errors import StripsIntError
+from .games import GAME_SUFFIXES, as_domain, game_files, internal_error, read_file, report_of
 from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resumable, run_inputs, write_atomic,
                       write_run_manifest)
 from .report import Report
@@ -90,40 +90,18 @@ def error_row(source: str, error: StripsIntError) -> dict[str, Any]:
     return {"source": source, "folder": Path(source).parent.name, "error": str(error)}
 
 
-def internal_error(source: str, exc: Exception) -> StripsIntError:
-    """Any other exception of one game (deep recursion, memory, a reader's bug) as that game's error,
-    its message bounded: the arguments of an exception can hold the input itself."""
-    said = "; ".join(" ".join(a.split())[:200] if isinstance(a, str) else brief(a) for a in exc.args)
-    return StripsIntError(source, None, f"internal error: {type(exc).__name__}" + (f": {said}" if said else ""))
-
-
 def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[dict[str, Any]]:
     """The rows of every game in one file; a game that cannot be read or analysed is a row with its
     error, whatever the exception (a reader that fails outside a game costs the rest of its file)."""
-    from strips_int.grounders import read_input
-
-    if path.is_dir():  # one the folder walk could not read
-        return [error_row(str(path), StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}"))]
     rows = []
-    try:
-        for result in read_input(path, domain, **options):
-            try:
-                rows.append(game_row(report_of(domain, result)))
-            except StripsIntError as exc:
-                rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
-            except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its row
-                rows.append(error_row(str(path), internal_error(str(path), exc)))
-    except Exception as exc:  # noqa: BLE001 - as above, raised by the reader between games
-        rows.append(error_row(str(path), internal_error(str(path), exc)))
+    for result in read_file(path, domain, **options):
+        try:
+            rows.append(game_row(report_of(domain, result)))
+        except StripsIntError as exc:
+            rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
+        except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its row
+            rows.append(error_row(str(path), internal_error(str(path), exc)))
     return rows
-
-
-def folder_error(path: Path) -> str:
-    try:
-        os.listdir(path)
-    except OSError as exc:
-        return exc.strerror or type(exc).__name__
-    return "it was unreadable during the walk"
 
 
 def died_rows(path: Path, how: str) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .domain import Domain, load_domain
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
 from .report import Report, analyze_run
 from .trace import Trace, execute
 
@@ -98,12 +98,39 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
 
     ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
     """
-    from strips_int.grounders import read_input
-
     domain = as_domain(domain)
     files, _ = game_files(paths)
     for path in files:
+        yield from read_file(path, domain, **options)
+
+
+def read_file(path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
+    """The games of one path of :func:`game_files` as ``read_input`` gives them; whatever else goes
+    wrong (a folder the walk could not read, any exception of a reader) is the file's last result."""
+    from strips_int.grounders import read_input
+
+    if path.is_dir():
+        yield StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}")
+        return
+    try:
         yield from read_input(path, domain, **options)
+    except Exception as exc:  # noqa: BLE001 - a reader's failure of any kind is this file's error
+        yield internal_error(str(path), exc)
+
+
+def folder_error(path: Path) -> str:
+    try:
+        os.listdir(path)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return "it was unreadable during the walk"
+
+
+def internal_error(source: str, exc: Exception) -> StripsIntError:
+    """Any other exception of one game (deep recursion, memory, a reader's bug) as that game's error,
+    its message bounded: the arguments of an exception can hold the input itself."""
+    said = "; ".join(" ".join(a.split())[:200] if isinstance(a, str) else brief(a) for a in exc.args)
+    return StripsIntError(source, None, f"internal error: {type(exc).__name__}" + (f": {said}" if said else ""))
 
 
 def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
@@ -121,3 +148,5 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
             yield report_of(domain, result)
         except StripsIntError as exc:
             yield exc
+        except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its error
+            yield internal_error(result.source, exc)

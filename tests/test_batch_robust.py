@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
+from strips_int import StripsIntError, analyze_games
 from strips_int.evaluate import main
 
 OVERCOOKED = ROOT / "domains" / "overcooked.pddl"
@@ -60,6 +61,8 @@ def test_a_batch_with_poisoned_files_writes_an_error_row_for_each(tmp_path, caps
         error = rows[name]["error"]
         assert error.startswith(f"{games / 'poison' / name}: ") and word in error and len(error) < 400, error
     assert rows["kit-pass.trace.json"]["constructive"] == "1"
+    results = list(analyze_games(SAR, games / "poison"))  # the library's lazy reading, too
+    assert all(isinstance(r, StripsIntError) for r in results) and len(results) == len(words)
 
 
 def test_every_exception_is_a_row_in_worker_processes_too(tmp_path, capsys):
