@@ -148,7 +148,7 @@ def interrupted(command: list, out: Path, signum: int) -> subprocess.CompletedPr
     try:
         while run.poll() is None:
             running = (out / "manifest.json").exists() and '"running"' in (out / "manifest.json").read_text()
-            if running and (out / "games.jsonl").read_text().count("\n") >= 3:
+            if running and (out / "games.jsonl").exists() and (out / "games.jsonl").read_text().count("\n") >= 3:
                 run.send_signal(signum)
                 break
             time.sleep(0.01)
