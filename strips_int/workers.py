@@ -127,8 +127,8 @@ def map_files(context: BaseContext, work: Callable[[Path], Rows], files: Sequenc
             worker.conn.send(None)
         for worker in workers:
             worker.process.join()
-    finally:
+    finally:  # stopped early (interrupted, or the caller stopped reading): the workers hold nothing to save
         for worker in workers:
             if worker.process.is_alive():
-                worker.process.terminate()
+                worker.process.kill()
                 worker.process.join()
