@@ -72,12 +72,15 @@ def locked(out: Path) -> Iterator[None]:
     out.mkdir(parents=True, exist_ok=True)
     lock = out / LOCK
     mine = f"{os.getpid()} {socket.gethostname()}\n"
-    for _ in range(2):
+    for _ in range(3):
         try:
             descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
-            pid, _, host = lock.read_text(errors="replace").strip().partition(" ")
+            try:
+                pid, _, host = lock.read_text(errors="replace").strip().partition(" ")
+            except FileNotFoundError:  # its run just ended
+                continue
             if host == socket.gethostname() and pid.isdigit() and not alive(int(pid)):
                 lock.unlink(missing_ok=True)  # stale: its process is gone
                 continue
