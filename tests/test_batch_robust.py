@@ -359,3 +359,32 @@ def test_a_shard_with_a_broken_row_is_one_error_line_in_merge(tmp_path, capsys):
         capsys.readouterr()
         assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(tmp_path / "m")]) == 2
         assert capsys.readouterr().err == f"error: {journal}: line 2: not a row of an evaluate run\n"
+
+
+# --- the Dask engine -------------------------------------------------------------------------------
+
+
+@needs_study
+def test_a_dask_batch_whose_worker_died_is_retried_file_by_file(tmp_path):
+    """With no second chance from the scheduler (allowed-failures 0), the batch running on a killed
+    worker fails at once (KilledWorker): its files are retried one by one, and none is lost."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    from strips_int.cluster import evaluate_on_cluster
+    from strips_int.domain import load_domain
+    from strips_int.evaluate import evaluate
+    from strips_int.games import game_files
+
+    domain = load_domain(OVERCOOKED)
+    files, _ = game_files([p.strip() for p in sixty_games(tmp_path).read_text().splitlines()[:24]])
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        rows = evaluate_on_cluster(domain, files, {}, cluster.scheduler_address)
+        got = [next(rows)]
+        with distributed.Client(cluster) as client:
+            processing = client.processing()  # worker address -> the tasks it is running or holds
+            busy = next(address for address, tasks in processing.items() if tasks)
+            os.kill(client.run(os.getpid, workers=[busy])[busy], signal.SIGKILL)
+        got += list(rows)
+    assert got == list(evaluate(domain, files, {}, 1))
