@@ -39,11 +39,12 @@ TABLES = ("games.csv", "summary.csv", "summary.md", "summary.tex", "shard.json")
 
 @contextlib.contextmanager
 def atomic_open(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
-    """A text file written under a temporary name in ``path``'s folder and renamed to ``path`` when
-    the block ends without an exception (removed when it raises, interruptions included)."""
+    """A UTF-8 text file written under a temporary name in ``path``'s folder and renamed to ``path``
+    when the block ends without an exception (removed when it raises, interruptions included). Text
+    UTF-8 cannot carry (a lone surrogate, which JSON input may hold) is written as its escape."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temporary, "w", newline=newline) as handle:
+        with open(temporary, "w", encoding="utf-8", errors="backslashreplace", newline=newline) as handle:
             yield handle
         os.replace(temporary, path)
     finally:

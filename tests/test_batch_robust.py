@@ -325,6 +325,16 @@ def test_text_from_input_cannot_be_a_spreadsheet_formula_or_latex(tmp_path):
     assert r"| =cmd\|' /C calc'!A0 #1" in (out / "summary.md").read_text()
 
 
+def test_text_utf8_cannot_carry_is_written_escaped(tmp_path):
+    games = tmp_path / "games"
+    game_with_meta(games, x="a\ud800b", **{"key\udc00": "y"})  # lone surrogates, as JSON "\ud800" gives
+    out = tmp_path / "out"
+    assert main([str(SAR), str(games), "--out", str(out), "--jobs", "1", "--group-by", "x"]) == 0
+    (row,) = read_csv(out / "games.csv")
+    assert (row["x"], row["key\\udc00"]) == ("a\\ud800b", "y")
+    assert "a\\ud800b" in (out / "summary.md").read_text()
+
+
 def test_a_cell_over_the_csv_field_limit_and_a_long_line_in_a_file_list(tmp_path, capsys):
     games = tmp_path / "games"
     game_with_meta(games, note="x" * 200_000)
