@@ -289,8 +289,10 @@ def stream(out: Path, batches: Iterable[list[dict[str, Any]]], counts: list[int]
     trusts the rows of the files that line counts), and report errors and progress."""
     tty = sys.stderr.isatty()
     with open(out / JOURNAL, "a") as journal, open(out / PROGRESS, "a") as progress:
-        for rows in batches:
-            journal.write("".join(json.dumps(row) + "\n" for row in rows))
+        for read in batches:
+            pairs = [journal_line(row) for row in read]
+            rows = [row for row, _ in pairs]
+            journal.write("".join(line for _, line in pairs))
             journal.flush()
             progress.write(f"{len(counts)} {len(rows)}\n")
             progress.flush()
@@ -303,6 +305,16 @@ def stream(out: Path, batches: Iterable[list[dict[str, Any]]], counts: list[int]
                 _progress(tally.done, tally.files, tally.games, tally.errors)
     if tty:
         print(file=sys.stderr)
+
+
+def journal_line(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``row`` and its line of ``games.jsonl``; a row JSON cannot hold (a number of more than 4,300
+    digits, which a pickle can carry) is replaced by its game's error row."""
+    try:
+        return row, json.dumps(row) + "\n"
+    except ValueError as exc:
+        row = error_row(row["source"], internal_error(row["source"], exc))
+        return row, json.dumps(row) + "\n"
 
 
 def journal_tally(out: Path, counts: Sequence[int], files: int) -> Tally:

@@ -351,6 +351,20 @@ def test_a_cell_over_the_csv_field_limit_and_a_long_line_in_a_file_list(tmp_path
         assert err.count("\n") == 1
 
 
+def test_a_row_json_cannot_hold_is_its_games_error_row(tmp_path):
+    """A pickle can carry an integer of more than 4,300 digits, which no JSON writer takes."""
+    from strips_int.evaluate import Tally, stream
+
+    (tmp_path / "games.jsonl").touch()
+    rows = [{"source": "a.pkl", "folder": "", "reward": 10**5000, "error": ""},
+            {"source": "b.pkl", "folder": "", "reward": 3, "error": ""}]
+    counts, tally = [], Tally(1)
+    stream(tmp_path, [rows], counts, tally)
+    first, second = map(json.loads, (tmp_path / "games.jsonl").read_text().splitlines())
+    assert first["error"].startswith("a.pkl: internal error: ValueError: Exceeds the limit") and "reward" not in first
+    assert second == rows[1] and counts == [2] and (tally.games, tally.errors) == (1, 1)
+
+
 def read_csv_unlimited(path):
     limit = csv.field_size_limit(1 << 24)
     try:
