@@ -7,7 +7,8 @@ busy 2-core machine, benchmarks/dask_overhead.py) stays small against the
 games' and the last batches still spread the load. Rows
 come back file by file in the order given, as a local run yields them. A
 batch whose worker dies is recomputed by the scheduler; one that still fails
-after a retry becomes one error row per file, naming the file and the cause.
+after a retry is tried again file by file, one task each, so only a file that
+fails on its own becomes an error row, naming the file and the cause.
 Workers read the game files by path, so they must see the same file system.
 """
 
@@ -42,7 +43,7 @@ def batches(files: Sequence[Path], workers: int) -> list[Sequence[Path]]:
 
 def lost_rows(paths: Sequence[Path], exc: BaseException) -> list[list[dict[str, Any]]]:
     """One error row per file of a batch the cluster could not finish."""
-    cause = " ".join(f"{type(exc).__name__}: {exc}".split())
+    cause = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
     return [[error_row(str(path), StripsIntError(str(path), None, f"lost on the Dask cluster ({cause})"))]
             for path in paths]
 
@@ -89,7 +90,21 @@ def cluster_rows(stack: contextlib.ExitStack, client: Any, domain: Domain, files
         for paths, future in pending:
             try:
                 result = future.result()
-            except Exception as exc:  # noqa: BLE001 - any failure of a batch becomes its files' error rows
-                result = lost_rows(paths, exc)
+            except Exception:  # noqa: BLE001 - a lost batch: its files again, one task each
+                result = retried(client, shared, options, paths)
             future.release()
             yield from result
+
+
+def retried(client: Any, shared: Any, options: Mapping[str, Any], paths: Sequence[Path]) -> list[list[dict[str, Any]]]:
+    """The rows of a lost batch's files, each in a task of its own (so the file that killed its
+    workers costs only its own rows); a file that fails again is its error row."""
+    futures = [client.submit(batch_rows, shared, options, [path], pure=False) for path in paths]
+    rows = []
+    for path, future in zip(paths, futures):
+        try:
+            rows += future.result()
+        except Exception as exc:  # noqa: BLE001 - any failure of the retry becomes the file's error row
+            rows += lost_rows([path], exc)
+        future.release()
+    return rows

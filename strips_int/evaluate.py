@@ -13,7 +13,10 @@ paper tables:
   Int_non-cons and the trigger percentages, per group.
 
 Rows are streamed to disk as games finish, so memory stays flat in the number
-of games; a broken game is a row with its error and makes the exit status 1.
+of games; a broken game is a row with its error and makes the exit status 1,
+whatever broke it, a dead worker process included (:mod:`strips_int.workers`).
+The output folder is locked, written atomically, described by ``manifest.json``
+and resumable after an interruption (:mod:`strips_int.outputs`).
 From Python, :func:`evaluate_games` returns the rows (a ``pandas.DataFrame``
 with ``frame=True``, given the optional extra ``pandas``).
 """
@@ -23,28 +26,37 @@ from __future__ import annotations
 import argparse
 import csv
 import functools
-import gc
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .cli import add_domain_argument, add_grounder_options, grounder_options
 from .domain import Domain
 from .errors import StripsIntError
-from .games import GAME_SUFFIXES, as_domain, game_files, report_of
+from .games import GAME_SUFFIXES, as_domain, game_files, internal_error, read_file, report_of
+from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resumable, run_inputs, write_atomic,
+                      write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
 from .stats import Summary, group_rows, markdown_table, number, summarize
+from .workers import map_files, quiet_gc
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
 #: The metrics of the summary tables, with the names papers use.
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
                 "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
+#: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                             "\n": " ", "\r": " "})
 
 
 #: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
@@ -79,34 +91,34 @@ def error_row(source: str, error: StripsIntError) -> dict[str, Any]:
 
 
 def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[dict[str, Any]]:
-    """The rows of every game in one file; a game that cannot be read or analysed is a row with its error."""
-    from strips_int.grounders import read_input
-
+    """The rows of every game in one file; a game that cannot be read or analysed is a row with its
+    error, whatever the exception (a reader that fails outside a game costs the rest of its file)."""
     rows = []
-    for result in read_input(path, domain, **options):
+    for result in read_file(path, domain, **options):
         try:
             rows.append(game_row(report_of(domain, result)))
         except StripsIntError as exc:
             rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
+        except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its row
+            rows.append(error_row(str(path), internal_error(str(path), exc)))
     return rows
 
 
-def quiet_gc() -> None:
-    """Freeze what start-up loaded and collect seldom: per-game work makes no reference cycles, and
-    full collections that walk the domain and imports cost several ms a game (issue 16)."""
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
+def died_rows(path: Path, how: str) -> list[dict[str, Any]]:
+    """The row of a file whose worker process died on it twice."""
+    return [error_row(str(path), StripsIntError(str(path), None, f"worker died on this file twice ({how}; "
+                                                "out of memory?)"))]
 
 
 def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], jobs: int = 1
              ) -> Iterator[list[dict[str, Any]]]:
-    """The rows of each file, in ``files`` order, computed by ``jobs`` processes."""
+    """The rows of each file, in ``files`` order, computed by ``jobs`` processes (a worker that dies
+    costs a retry, then the file's error row: :mod:`strips_int.workers`)."""
     work = functools.partial(file_rows, domain, dict(options))
     if jobs <= 1:
         yield from map(work, files)
         return
-    with multiprocessing.get_context(START_METHOD).Pool(jobs, initializer=quiet_gc) as pool:
-        yield from pool.imap(work, files, chunksize=4)
+    yield from map_files(multiprocessing.get_context(START_METHOD), work, files, jobs, died_rows)
 
 
 def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, frame: bool = False,
@@ -136,12 +148,26 @@ def write_games_csv(jsonl: Path, out: Path) -> list[str]:
             columns.update(dict.fromkeys(json.loads(line)))
     first = ["source", "folder", "layout", "agent", "partner", "roles", "reward"]
     ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"] + ["error"]
-    with open(jsonl) as handle, open(out, "w", newline="") as target:
+    with open(jsonl) as handle, atomic_open(out, newline="") as target:
         writer = csv.DictWriter(target, ordered)
         writer.writeheader()
         for line in handle:
-            writer.writerow({k: ("" if v is None else v) for k, v in json.loads(line).items()})
+            writer.writerow({k: cell_text(v) for k, v in json.loads(line).items()})
     return ordered
+
+
+def cell_text(value: Any) -> Any:
+    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts with
+    ``= + - @``, a tab or a carriage return, and goes on) gets a leading ``'``; numbers, text that is
+    one, and a lone sign (``-``, the summaries' missing group key) stay."""
+    if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_STARTS) and number(value) is None:
+        return "'" + value
+    return "" if value is None else value
+
+
+def tex(text: str) -> str:
+    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces."""
+    return text.translate(TEX_ESCAPES)
 
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
@@ -150,16 +176,16 @@ def summary_metrics(columns: Sequence[str]) -> list[str]:
     return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
 
 
-def summarize_games(games_csv: Path, keys: Sequence[str], resamples: int = 2000, seed: int = 0
+def summarize_games(jsonl: Path, columns: Sequence[str], keys: Sequence[str], resamples: int = 2000, seed: int = 0
                     ) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
-    """Per group of the analysed games (errors left out), each metric's :class:`Summary`."""
-    with open(games_csv, newline="") as handle:
-        reader = csv.DictReader(handle)
-        metrics = summary_metrics(reader.fieldnames or [])
-        rows = [row for row in reader if not row["error"]]
+    """Per group of the analysed games (errors left out), each metric's :class:`Summary`; read from
+    ``games.jsonl`` (the rows as analysed: no CSV field limit, no cell made safe for spreadsheets)."""
+    metrics = summary_metrics(columns)
+    with open(jsonl) as handle:
+        rows = [row for row in map(json.loads, handle) if not row["error"]]
     table = {}
     for group, members in group_rows(rows, keys).items():
-        table[group] = {m: summarize([number(r[m]) for r in members], resamples, seed) for m in metrics}
+        table[group] = {m: summarize([number(r.get(m)) for r in members], resamples, seed) for m in metrics}
     return metrics, table
 
 
@@ -173,12 +199,13 @@ def metric_label(metric: str) -> str:
 def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
                     table: dict[tuple[str, ...], dict[str, Summary]]) -> None:
     """``summary.csv`` (long), ``summary.md`` and ``summary.tex`` (one row per group: mean [95 % CI])."""
-    with open(out / "summary.csv", "w", newline="") as handle:
+    with atomic_open(out / "summary.csv", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow([*keys, "metric", "n", "mean", "sd", "ci_low", "ci_high"])
         for group, cells in table.items():
             for metric, s in cells.items():
-                writer.writerow([*group, metric, s.n, *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
+                writer.writerow([*map(cell_text, group), metric, s.n,
+                                 *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))])
 
     def cell(s: Summary, games: int) -> str:
         if s.n == 0:
@@ -192,23 +219,19 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
         games = max(s.n for s in cells.values())
         body.append([*group, str(games), *(cell(cells[m], games) for m in metrics)])
     note = "Mean [95 % bootstrap CI] per group; (n=k) where a cell rests on fewer games; no CI under 2 games."
-    (out / "summary.md").write_text(note + "\n\n" + markdown_table(header, body))
-
-    def tex(text: str) -> str:
-        return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
+    write_atomic(out / "summary.md", note + "\n\n" + markdown_table(header, body))
 
     lines = [r"\begin{tabular}{" + "l" * len(keys) + "r" * (len(header) - len(keys)) + "}", r"\toprule",
              " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(tex(c) for c in r) + r" \\" for r in body]
     lines += [r"\bottomrule", r"\end{tabular}"]
-    (out / "summary.tex").write_text(f"% {note} Needs \\usepackage{{booktabs}}\n"
-                                     + "\n".join(lines) + "\n")
+    write_atomic(out / "summary.tex", f"% {note} Needs \\usepackage{{booktabs}}\n" + "\n".join(lines) + "\n")
 
 
 def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
     """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
     columns = write_games_csv(out / "games.jsonl", out / "games.csv")
-    metrics, table = summarize_games(out / "games.csv", keys, resamples, seed)
+    metrics, table = summarize_games(out / "games.jsonl", columns, keys, resamples, seed)
     write_summaries(out, keys, metrics, table)
     return columns
 
@@ -233,6 +256,8 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
                         "or folder (default: layout,agent)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
+                        "(the same inputs and options): its finished files are not done again")
     add_grounder_options(parser)
     return parser
 
@@ -244,6 +269,119 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
           end="", file=sys.stderr, flush=True)
 
 
+@dataclass
+class Tally:
+    """How far a run got: files done of all, games analysed and error rows (the manifest's counts)."""
+
+    files: int
+    done: int = 0
+    games: int = 0
+    errors: int = 0
+
+    def add(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self.done += 1
+        self.errors += sum(bool(row["error"]) for row in rows)
+        self.games += sum(not row["error"] for row in rows)
+
+
+def stream(out: Path, batches: Iterable[list[dict[str, Any]]], counts: list[int], tally: Tally) -> None:
+    """Append each file's rows to ``games.jsonl``, then the file's line to ``games.progress`` (a resume
+    trusts the rows of the files that line counts), and report errors and progress."""
+    tty = sys.stderr.isatty()
+    with open(out / JOURNAL, "a") as journal, open(out / PROGRESS, "a") as progress:
+        for read in batches:
+            pairs = [journal_line(row) for row in read]
+            rows = [row for row, _ in pairs]
+            journal.write("".join(line for _, line in pairs))
+            journal.flush()
+            progress.write(f"{len(counts)} {len(rows)}\n")
+            progress.flush()
+            counts.append(len(rows))
+            tally.add(rows)
+            for row in rows:
+                if row["error"]:
+                    print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
+            if tty:
+                _progress(tally.done, tally.files, tally.games, tally.errors)
+    if tty:
+        print(file=sys.stderr)
+
+
+def journal_line(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``row`` and its line of ``games.jsonl``; a row JSON cannot hold (a number of more than 4,300
+    digits, which a pickle can carry) is replaced by its game's error row."""
+    try:
+        return row, json.dumps(row) + "\n"
+    except ValueError as exc:
+        row = error_row(row["source"], internal_error(row["source"], exc))
+        return row, json.dumps(row) + "\n"
+
+
+def journal_tally(out: Path, counts: Sequence[int], files: int) -> Tally:
+    """The tally of the files a resumed run had finished, from their rows in ``games.jsonl``."""
+    tally = Tally(files)
+    with open(out / JOURNAL) as handle:
+        for n in counts:
+            tally.add([json.loads(handle.readline()) for _ in range(n)])
+    return tally
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a scheduler's stop, ``kill``) as Ctrl-C: the run ends the same way, as interrupted."""
+    raise KeyboardInterrupt(signum)
+
+
+def interrupted_status(stop: KeyboardInterrupt) -> int:
+    """The shell's exit status of a process the signal stopped: 128 + its number (130 for Ctrl-C)."""
+    return 128 + (stop.args[0] if stop.args else signal.SIGINT)
+
+
+def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files: Sequence[Path],
+        picked: Sequence[int], options: dict[str, Any], inputs: dict[str, Any], scenarios: int) -> int:
+    """Evaluate ``files[k] for k in picked`` into ``args.out`` (locked by the caller), from where an
+    interrupted run stopped with ``--resume``; the manifest says how the run ended. An earlier run's
+    outputs are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
+    start = time.perf_counter()
+    counts = resumable(args.out, inputs) if args.resume else []
+    todo = [files[k] for k in picked[len(counts):]]
+    if args.scheduler:
+        from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
+
+        batches = evaluate_on_cluster(domain, todo, options, args.scheduler, args.jobs)
+    else:
+        batches = evaluate(domain, todo, options, args.jobs)
+    if scenarios:
+        print(f"note: passed over {scenarios} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
+    if args.resume:
+        print(f"resuming: {len(counts)} of {len(picked)} files were done", file=sys.stderr)
+    else:
+        fresh(args.out)
+    tally = journal_tally(args.out, counts, len(picked)) if counts else Tally(len(picked))
+    started, status = now(), "failed"
+    write_run_manifest(args.out, command, inputs, started, "running", asdict(tally))
+    try:
+        stream(args.out, batches, counts, tally)
+        write_manifest(args.out, manifest(domain.source, files, picked, counts, parse_shard(args.shard),
+                                          inputs["options"]))
+        columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
+        status = "complete"
+    except KeyboardInterrupt as stop:
+        status = "interrupted"
+        print(f"\ninterrupted: {tally.done} of {tally.files} files done; the same command with --resume "
+              f"goes on -> {args.out}", file=sys.stderr)
+        return interrupted_status(stop)
+    finally:
+        write_run_manifest(args.out, command, inputs, started, status, asdict(tally))
+    (args.out / PROGRESS).unlink(missing_ok=True)
+    missing = [k for k in args.group_by if k not in columns]
+    if missing:
+        print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
+    seconds = time.perf_counter() - start
+    print(f"{tally.games} games, {tally.errors} errors, {seconds:.1f} s ({tally.games / seconds:.1f} games/s) "
+          f"-> {args.out}", file=sys.stderr)
+    return 1 if tally.errors else 0
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -252,56 +390,28 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
 
         return merge_main(argv[1:])
     args = build_parser(prog).parse_args(argv)
-    start = time.perf_counter()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         domain = as_domain(args.domain)
         quiet_gc()
-        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])])
+        files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])],
+                                      skip=args.out)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
-        args.out.mkdir(parents=True, exist_ok=True)
+        picked = pick(len(files), parse_shard(args.shard))
         options = grounder_options(args)
-        shard = parse_shard(args.shard)
-        picked = pick(len(files), shard)
-        shard_files = [files[k] for k in picked]
-        if args.scheduler:
-            from .cluster import evaluate_on_cluster  # imports dask, an optional extra, when first used
-
-            batches = evaluate_on_cluster(domain, shard_files, options, args.scheduler, args.jobs)
-        else:
-            batches = evaluate(domain, shard_files, options, args.jobs)
+        settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
+        inputs = run_inputs(domain.source, [files[k] for k in picked], settings, args.shard)
+        with locked(args.out):
+            return run(args, [*prog.split(), *argv], domain, files, picked, options, inputs, len(scenarios))
     except (StripsIntError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if scenarios:
-        print(f"note: passed over {len(scenarios)} SAR scenario file(s) (simulator inputs, not games)", file=sys.stderr)
-    jsonl = args.out / "games.jsonl"
-    games = errors = 0
-    counts = []
-    tty = sys.stderr.isatty()
-    with open(jsonl, "w") as handle:
-        for done, rows in enumerate(batches, start=1):
-            counts.append(len(rows))
-            for row in rows:
-                handle.write(json.dumps(row) + "\n")
-                games += not row["error"]
-                errors += bool(row["error"])
-                if row["error"]:
-                    print(("\r\033[K" if tty else "") + f"error: {row['error']}", file=sys.stderr)
-            if tty:
-                _progress(done, len(shard_files), games, errors)
-    if tty:
-        print(file=sys.stderr)
-    settings = {**options, "group_by": args.group_by, "resamples": args.resamples, "seed": args.seed}
-    write_manifest(args.out, manifest(domain.source, files, picked, counts, shard, settings))
-    columns = write_tables(args.out, args.group_by, args.resamples, args.seed)
-    missing = [k for k in args.group_by if k not in columns]
-    if missing:
-        print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
-    seconds = time.perf_counter() - start
-    print(f"{games} games, {errors} errors, {seconds:.1f} s ({games / seconds:.1f} games/s) -> {args.out}",
-          file=sys.stderr)
-    return 1 if errors else 0
+    except KeyboardInterrupt as stop:
+        print(f"\ninterrupted -> {args.out}", file=sys.stderr)
+        return interrupted_status(stop)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

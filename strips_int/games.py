@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .domain import Domain, load_domain
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
 from .report import Report, analyze_run
 from .trace import Trace, execute
 
@@ -19,24 +20,72 @@ from .trace import Trace, execute
 GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
 
 
-def game_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
+def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[list[Path], list[Path]]:
     """The given files and every game file under the given folders (a game suffix, or a file some
-    grounder recognizes), sorted; and the SAR scenarios a folder walk passed over (simulator inputs,
-    not games). A missing path is an error."""
-    from strips_int.grounders import grounder_for, sar
+    grounder recognizes), each folder's sorted; and the SAR scenarios a folder walk passed over
+    (simulator inputs, not games). A missing path is an error.
 
+    Linked folders are walked, each real folder once (a link to an ancestor does not loop); a file
+    reached twice (a folder given twice, two links) is taken once, by the first path; what the walk
+    cannot read (a folder, a file, a broken link) is taken as a file, so its error row says why;
+    the folder ``skip`` (the run's own output) is not walked."""
     found: list[Path] = []
     scenarios: list[Path] = []
+    seen: set[object] = set()
     for path in map(Path, paths):
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*")
-                               if p.is_file() and (p.suffix in GAME_SUFFIXES or grounder_for(p) is not None)):
-                (scenarios if sar.detect(file) == "scenario" else found).append(file)
+            walked = walk(path, skip)
         elif path.is_file():
-            found.append(path)
+            walked = [(path, False)]
         else:
             raise StripsIntError(str(path), None, "no such file or folder")
+        for file, scenario in walked:
+            if identity(file) not in seen:
+                seen.add(identity(file))
+                (scenarios if scenario else found).append(file)
     return found, scenarios
+
+
+def identity(path: Path) -> object:
+    """What makes two paths one file: device and inode, or the real path of what cannot be looked at."""
+    try:
+        status = path.stat()
+        return (status.st_dev, status.st_ino)
+    except OSError:
+        return os.path.realpath(path)
+
+
+def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool]]:
+    """The game files under ``folder``, sorted, each with whether it is a SAR scenario (see
+    :func:`game_files`); the folders, files and links it could not read are among them."""
+    from strips_int.grounders import grounder_for, sar
+
+    visited: set[str] = set()
+    unreadable: list[Path] = []
+    candidates: list[tuple[Path, bool]] = []
+    skipped = os.path.realpath(skip) if skip is not None else None
+    for root, folders, names in os.walk(folder, onerror=lambda exc: unreadable.append(Path(exc.filename)),
+                                        followlinks=True):
+        real = os.path.realpath(root)
+        if real in visited or real == skipped:
+            folders[:] = []
+            continue
+        visited.add(real)
+        folders.sort(key=lambda name: (os.path.islink(os.path.join(root, name)), name))  # real ones first
+        for name in names:
+            file = Path(root, name)
+            if not file.exists() or not os.access(file, os.R_OK):  # a broken link, a file we may not read
+                if file.suffix in GAME_SUFFIXES or file.exists():
+                    unreadable.append(file)
+                continue
+            if not file.is_file():
+                continue
+            try:
+                if file.suffix in GAME_SUFFIXES or grounder_for(file) is not None:
+                    candidates.append((file, sar.detect(file) == "scenario"))
+            except Exception:  # noqa: BLE001 - a recognizer that fails on a file: reading it will say why
+                candidates.append((file, False))
+    return sorted([*candidates, *((path, False) for path in unreadable)])
 
 
 def as_domain(domain: Domain | str | Path) -> Domain:
@@ -49,12 +98,39 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
 
     ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
     """
-    from strips_int.grounders import read_input
-
     domain = as_domain(domain)
     files, _ = game_files(paths)
     for path in files:
+        yield from read_file(path, domain, **options)
+
+
+def read_file(path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
+    """The games of one path of :func:`game_files` as ``read_input`` gives them; whatever else goes
+    wrong (a folder the walk could not read, any exception of a reader) is the file's last result."""
+    from strips_int.grounders import read_input
+
+    if path.is_dir():
+        yield StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}")
+        return
+    try:
         yield from read_input(path, domain, **options)
+    except Exception as exc:  # noqa: BLE001 - a reader's failure of any kind is this file's error
+        yield internal_error(str(path), exc)
+
+
+def folder_error(path: Path) -> str:
+    try:
+        os.listdir(path)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return "it was unreadable during the walk"
+
+
+def internal_error(source: str, exc: Exception) -> StripsIntError:
+    """Any other exception of one game (deep recursion, memory, a reader's bug) as that game's error,
+    its message bounded: the arguments of an exception can hold the input itself."""
+    said = "; ".join(" ".join(a.split())[:200] if isinstance(a, str) else brief(a) for a in exc.args)
+    return StripsIntError(source, None, f"internal error: {type(exc).__name__}" + (f": {said}" if said else ""))
 
 
 def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
@@ -72,3 +148,5 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
             yield report_of(domain, result)
         except StripsIntError as exc:
             yield exc
+        except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its error
+            yield internal_error(result.source, exc)

@@ -19,10 +19,13 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
 from .files import read_json, read_text
+from .outputs import write_atomic
 
 MANIFEST = "shard.json"
+#: Longer lines of a file list are no path (Linux's PATH_MAX), and are not echoed whole.
+MAX_PATH = 4096
 FORMAT = "strips-int-shard/1"
 #: Manifest fields besides the options that must agree for shards to merge, with the words an error uses.
 MUST_AGREE = {"version": "package version", "domain_sha256": "domain", "count": "shard count",
@@ -68,8 +71,13 @@ def read_file_list(path: Path) -> list[Path]:
         entry = Path(line.strip())
         if not line.strip():
             continue
-        if not entry.exists():
-            raise StripsIntError(str(path), f"line {number}", f"no such file or folder: {entry}")
+        try:
+            found = len(line) <= MAX_PATH and entry.exists()
+        except (OSError, ValueError):  # a name too long for the system, a NUL byte
+            found = False
+        if not found:
+            named = entry if len(line) <= MAX_PATH and "\0" not in line else brief(line)
+            raise StripsIntError(str(path), f"line {number}", f"no such file or folder: {named}")
         paths.append(entry)
     return paths
 
@@ -93,7 +101,7 @@ def manifest(domain: Path, files: Sequence[Path], picked: Sequence[int], rows: S
 
 def write_manifest(out: Path, value: Manifest) -> None:
     fields = {"format": FORMAT, **asdict(value), "files": [list(f) for f in value.files]}
-    (out / MANIFEST).write_text(json.dumps(fields, indent=1) + "\n")
+    write_atomic(out / MANIFEST, json.dumps(fields, indent=1) + "\n")
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -147,6 +155,16 @@ def describe(value: Manifest, field: str) -> str:
     return str(getattr(value, field))
 
 
+def check_row(path: Path, number: int, line: str) -> None:
+    """A line of ``games.jsonl`` is a JSON object with an ``error``; else an error naming the line."""
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError):
+        row = None
+    if not (isinstance(row, dict) and "error" in row):
+        raise StripsIntError(str(path), f"line {number}", "not a row of an evaluate run")
+
+
 def merged_lines(shards: Sequence[tuple[Path, Manifest]]) -> Iterator[str]:
     """Every shard's ``games.jsonl`` lines in the order one run over the whole list writes them."""
     chunks: dict[int, list[str]] = {}
@@ -156,6 +174,8 @@ def merged_lines(shards: Sequence[tuple[Path, Manifest]]) -> Iterator[str]:
         if len(lines) != sum(n for _, _, n in value.files):
             raise StripsIntError(str(path), None, f"{len(lines)} rows, but {MANIFEST} counts "
                                  f"{sum(n for _, _, n in value.files)}")
+        for number, line in enumerate(lines, start=1):
+            check_row(path, number, line)
         start = 0
         for k, _, n in value.files:
             chunks[k], start = lines[start:start + n], start + n

@@ -52,9 +52,12 @@ def group_rows(rows: Iterable[Mapping[str, object]], keys: Sequence[str]) -> dic
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A GitHub-flavoured Markdown table, one line per row."""
+    """A GitHub-flavoured Markdown table, one line per row (a ``|`` or line break in a cell escaped)."""
+    def text(cell: object) -> str:
+        return " ".join(str(cell).replace("|", "\\|").splitlines())
+
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(text(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 

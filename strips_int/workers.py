@@ -1,0 +1,143 @@
+"""Worker processes that may die: a game whose worker is killed (the OOM killer, a crash in C) is
+retried once in a fresh worker, then becomes that game's error; the batch goes on.
+
+Written by hand: ``multiprocessing.Pool`` waits forever for a task whose worker died, and
+``concurrent.futures`` fails every pending task at once without saying whose worker it was.
+Here each worker is sent one file at a time (two in flight, so it never waits for the next)
+and answers file by file, so the file a dead worker was on is the first it had not answered.
+"""
+
+from __future__ import annotations
+
+import gc
+import signal
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+#: Files a worker holds at once: the one it works on and the next.
+IN_FLIGHT = 2
+#: How many files past the oldest unanswered one may be handed out (bounds the rows held back for order).
+WINDOW = 256
+#: Tries of a file whose worker died: the first and one retry.
+TRIES = 2
+
+Rows = list[dict[str, Any]]
+
+
+@dataclass
+class Worker:
+    """One worker process, its end of the pipe and the files it was sent and has not answered."""
+
+    process: Any
+    conn: Connection
+    held: deque[int] = field(default_factory=deque)
+
+
+def quiet_gc() -> None:
+    """Freeze what start-up loaded and collect seldom: per-game work makes no reference cycles, and
+    full collections that walk the domain and imports cost several ms a game (issue 16)."""
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
+def serve(work: Callable[[Path], Rows], conn: Connection) -> None:
+    """A worker's loop: a file's index and path in, its index and rows out, until None.
+    Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers;
+    a parent killed outright closes the pipe, which ends the worker."""
+    quiet_gc()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: stopping a worker ends it
+    try:
+        while (task := conn.recv()) is not None:
+            index, path = task
+            conn.send((index, work(path)))
+    except (EOFError, BrokenPipeError):  # the parent is gone
+        pass
+
+
+def how_it_ended(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit status {exitcode}"
+
+
+def map_files(context: BaseContext, work: Callable[[Path], Rows], files: Sequence[Path], jobs: int,
+              died: Callable[[Path, str], Rows]) -> Iterator[Rows]:
+    """``work(file)`` for each of ``files``, in order, on ``jobs`` worker processes; a file whose worker
+    died on each of its :data:`TRIES` is ``died(file, how)`` instead."""
+    todo = deque(range(len(files)))
+    tries = [0] * len(files)
+    done: dict[int, Rows] = {}
+    workers: list[Worker] = []
+    following = 0
+
+    def start() -> Worker:
+        ours, theirs = context.Pipe()
+        process = context.Process(target=serve, args=(work, theirs), daemon=True)
+        process.start()
+        theirs.close()
+        return Worker(process, ours)
+
+    def lost(worker: Worker) -> None:
+        """A dead worker: keep what it answered, retry the file it was on, put back the ones it had not begun."""
+        try:
+            while worker.conn.poll():
+                index, rows = worker.conn.recv()
+                done[index] = rows
+                worker.held.remove(index)
+        except (EOFError, OSError, ValueError):
+            pass
+        worker.conn.close()
+        worker.process.join()
+        if worker.held:
+            victim = worker.held.popleft()
+            tries[victim] += 1
+            if tries[victim] >= TRIES:
+                done[victim] = died(files[victim], how_it_ended(worker.process.exitcode))
+            else:
+                worker.held.appendleft(victim)
+            todo.extendleft(reversed(worker.held))
+
+    try:
+        workers = [start() for _ in range(min(jobs, len(files)))]
+        while following < len(files):
+            for worker in workers:
+                while todo and len(worker.held) < IN_FLIGHT and todo[0] < following + WINDOW:
+                    index = todo.popleft()
+                    worker.held.append(index)
+                    try:
+                        worker.conn.send((index, files[index]))
+                    except OSError:  # it died: its sentinel says so below
+                        break
+            ready = set(wait([w.conn for w in workers] + [w.process.sentinel for w in workers]))
+            for k, worker in enumerate(workers):
+                if worker.conn in ready:
+                    try:
+                        index, rows = worker.conn.recv()
+                    except (EOFError, OSError):
+                        ready.add(worker.process.sentinel)
+                    else:
+                        done[index] = rows
+                        worker.held.remove(index)
+                if worker.process.sentinel in ready:
+                    lost(worker)
+                    workers[k] = start()
+            while following in done:
+                yield done.pop(following)
+                following += 1
+        for worker in workers:
+            worker.conn.send(None)
+        for worker in workers:
+            worker.process.join()
+    finally:  # stopped early (interrupted, or the caller stopped reading): the workers hold nothing to save
+        for worker in workers:
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
