@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options, guarded
+from .cli import Parser, add_domain_argument, add_grounder_options, analysed, command, grounder_options, guarded
 from .errors import StripsIntError
 
 
@@ -69,9 +69,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     from strips_int.grounders import read_input
 
     from .domain import load_domain, load_problem
-    from .games import report_of
     from .report import format_text
-    from .trace import Trace
 
     if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for
         from strips_int.visualize import plot_timeline, save, write_graphml, write_html
@@ -89,8 +87,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     for path in args.traces:
         for result in read_input(path, domain, problem, **grounder_options(args)):
             try:
-                source = result.source if isinstance(result, Trace) else str(path)
-                report = guarded(source, "analysis", lambda: report_of(domain, result))
+                report = analysed(domain, result, str(path))
                 if args.plot:
                     out = outputs.path(args.plot, report.source, ".png")
                     guarded(str(out), "plot", lambda: save(plot_timeline(report), out))

@@ -96,6 +96,16 @@ def guarded(source: str, where: str, work: Callable[[], T]) -> T:
         raise internal_error(source, where, exc) from None
 
 
+def analysed(domain: Any, result: Any, source: str) -> Any:
+    """The report of one result of ``read_input`` (:func:`strips_int.games.report_of`), any exception of the
+    analysis as the game's error (the game's own source, else ``source``)."""
+    from strips_int.games import report_of
+    from strips_int.trace import Trace
+
+    return guarded(result.source if isinstance(result, Trace) else source, "analysis",
+                   lambda: report_of(domain, result))
+
+
 def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
     """The positional DOMAIN: a file or a packaged domain's name (resolved by ``load_domain``)."""
     parser.add_argument("domain", help=DOMAIN_HELP, **kwargs)
