@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from .cli import add_domain_argument, add_grounder_options, grounder_options
+from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
 from .domain import Domain
 from .errors import StripsIntError
 from .games import GAME_SUFFIXES, as_domain, game_files, report_of
@@ -206,7 +206,7 @@ def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> l
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog,
+    parser = Parser(prog=prog,
                                      description="Analyse many games and write per-game and grouped tables.")
     add_domain_argument(parser)
     parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked)")
@@ -225,7 +225,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
                         "or folder (default: layout,agent)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    add_grounder_options(parser)
+    add_grounder_options(parser, "read")
     return parser
 
 
@@ -236,6 +236,7 @@ def _progress(done: int, total: int, games: int, errors: int) -> None:
           end="", file=sys.stderr, flush=True)
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
     if argv is None:
         argv = sys.argv[1:]
