@@ -24,7 +24,13 @@ import functools
 import importlib
 import os
 import sys
-from typing import Any, Callable, Literal, NoReturn, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, NoReturn, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from strips_int.domain import Domain
+    from strips_int.errors import StripsIntError
+    from strips_int.report import Report
+    from strips_int.trace import Trace
 
 T = TypeVar("T")
 
@@ -96,7 +102,7 @@ def guarded(source: str, where: str, work: Callable[[], T]) -> T:
         raise internal_error(source, where, exc) from None
 
 
-def analysed(domain: Any, result: Any, source: str) -> Any:
+def analysed(domain: Domain, result: Trace | StripsIntError, source: str) -> Report:
     """The report of one result of ``read_input`` (:func:`strips_int.games.report_of`), any exception of the
     analysis as the game's error (the game's own source, else ``source``)."""
     from strips_int.games import report_of
