@@ -74,7 +74,7 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
         except Exception as exc:  # the last line of defence: one line, no traceback
             from strips_int.grounders.base import internal_error
 
-            print(f"error: {internal_error(main.__module__, None, exc)}", file=sys.stderr)
+            print(f"error: {internal_error('', None, exc).message}", file=sys.stderr)
             return 2
 
     return run

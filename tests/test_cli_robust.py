@@ -196,6 +196,18 @@ def test_ctrl_c_ends_check_with_one_line_and_130():
     assert child.returncode == 130 and err.decode() == "interrupted\n"
 
 
+def test_a_bug_outside_any_input_is_one_line_and_exit_2(monkeypatch, capsys):
+    import strips_int.check
+
+    def broken(several: bool) -> None:
+        raise TypeError("a bug " * 100)
+
+    monkeypatch.setattr(strips_int.check, "_Outputs", broken)
+    assert check_main(["sar", str(KIT_PASS)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: internal error: TypeError: a bug a bug") and err.count("\n") == 1 and len(err) < 240
+
+
 def test_usage_errors_are_one_line_and_exit_2():
     for args in (("strips_int.check",), ("strips_int.check", "sar", str(KIT_PASS), "--layout"),
                  ("strips_int.plot", "influence", "sar", str(KIT_PASS), "--since", "x", "--out", "x.png"),
