@@ -5,6 +5,10 @@ grounders (each subpackage here with a module-level ``GROUNDER``: Overcooked,
 SAR, ...) and those of other packages, which declare an entry point in the
 group ``strips_int.grounders`` naming their grounder (or a module with a
 ``GROUNDER``); both are loaded on first use, once.
+
+:func:`read_input` is the boundary: whatever a grounder (or its recognizer)
+raises for one input comes out as that input's :class:`StripsIntError`,
+``KeyboardInterrupt`` excepted.
 """
 
 from __future__ import annotations
@@ -12,13 +16,12 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from strips_int.errors import StripsIntError
 
-from .base import Grounder, Option, check_actions
+from .base import Grounder, Option, check_actions, internal_error
 
 if TYPE_CHECKING:
     from strips_int.domain import Domain
@@ -33,6 +36,13 @@ _added: dict[str, Grounder] = {}
 
 def _loaded(value: Any) -> Grounder:
     return getattr(value, "GROUNDER", value)
+
+
+def entry_points(group: str) -> Iterable[Any]:
+    """The installed packages' entry points in ``group``; importlib.metadata (20 ms of imports) loaded on use."""
+    from importlib import metadata
+
+    return metadata.entry_points(group=group)
 
 
 @functools.cache
@@ -76,8 +86,17 @@ def read_input(
 
     A file no grounder recognizes is read as a strips-int trace (``problem``
     overrides its own). ``options`` are grounder options by ``dest``; each
-    grounder gets those it declares that are not None.
+    grounder gets those it declares that are not None. Any other exception
+    raised while reading (a grounder's bug, a RecursionError on a deep file)
+    is yielded as an internal error of ``path`` and ends that file.
     """
+    try:
+        yield from _read(Path(path), domain, problem, options)
+    except Exception as exc:  # the boundary: see the module docstring
+        yield internal_error(str(path), "reading", exc)
+
+
+def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
     from strips_int.trace import load_trace
 
     grounder = grounder_for(path)
@@ -94,6 +113,6 @@ def read_input(
         return
     mine = {o.dest for o in grounder.options}
     try:  # a grounder that raises instead of yielding still costs only the rest of its file
-        yield from grounder.read(Path(path), domain, **{k: v for k, v in options.items() if k in mine and v is not None})
+        yield from grounder.read(path, domain, **{k: v for k, v in options.items() if k in mine and v is not None})
     except StripsIntError as exc:
         yield exc

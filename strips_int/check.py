@@ -2,8 +2,9 @@
 
 Analyse one or more traces, or raw games a grounder recognizes (Overcooked
 JSON, pickles, CSV; SAR grid-world logs), against a PDDL domain in one
-process. Exit status: 0 all analysed, 1 some trace failed (the others are
-still reported), 2 a bad domain or bad usage.
+process. Exit status: 0 all analysed, 1 some trace failed (each failure is
+one error line; the others are still reported), 2 a bad domain or bad usage.
+``--plot``, ``--graphml`` and ``--html`` create the folders they write into.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .cli import add_domain_argument, add_grounder_options, grounder_options
+from .cli import Parser, add_domain_argument, add_grounder_options, analysed, command, grounder_options, guarded
 from .errors import StripsIntError
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Find who helped whom in recorded multi-agent traces (interdependences, "
         "their categories, triggers).",
@@ -29,15 +30,15 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
                         help="strips-int-trace/1 JSON files, raw Overcooked games or SAR logs")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
-    parser.add_argument("--plot", type=Path, metavar="OUT",
-                        help="draw each trace's timeline: OUT.png/.pdf/.svg, or a folder with several traces")
-    parser.add_argument("--graphml", type=Path, metavar="OUT",
-                        help="write each trace's causal graph: OUT.graphml, or a folder with several traces")
-    parser.add_argument("--html", type=Path, metavar="OUT",
-                        help="write each trace's self-contained HTML report: OUT.html, or a folder with several traces")
+    parser.add_argument("--plot", type=Path, metavar="OUT", help="draw each trace's timeline: OUT.png/.pdf/.svg, "
+                        "or a folder with several traces (folders are created)")
+    parser.add_argument("--graphml", type=Path, metavar="OUT", help="write each trace's causal graph: "
+                        "OUT.graphml, or a folder with several traces (folders are created)")
+    parser.add_argument("--html", type=Path, metavar="OUT", help="write each trace's self-contained HTML report: "
+                        "OUT.html, or a folder with several traces (folders are created)")
     for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
         parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
-    add_grounder_options(parser)
+    add_grounder_options(parser, "read")
     return parser
 
 
@@ -62,26 +63,22 @@ class _Outputs:
         return path
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.check") -> int:
     args = build_parser(prog).parse_args(argv)
     from strips_int.grounders import read_input
 
     from .domain import load_domain, load_problem
-    from .games import report_of
     from .report import format_text
 
     if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for
         from strips_int.visualize import plot_timeline, save, write_graphml, write_html
+    pragmas = {"navigation-actions": args.navigation_actions, "position-predicates": args.position_predicates,
+               "ignore-predicates": args.ignore_predicates}
     try:
-        domain = load_domain(args.domain)
-        domain = domain.with_pragmas(
-            {
-                "navigation-actions": args.navigation_actions,
-                "position-predicates": args.position_predicates,
-                "ignore-predicates": args.ignore_predicates,
-            }
-        )
-        problem = load_problem(domain, args.problem) if args.problem else None
+        domain = guarded(str(args.domain), "domain", lambda: load_domain(args.domain).with_pragmas(pragmas))
+        problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
+            if args.problem else None
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -90,17 +87,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     for path in args.traces:
         for result in read_input(path, domain, problem, **grounder_options(args)):
             try:
-                report = report_of(domain, result)
+                report = analysed(domain, result, str(path))
                 if args.plot:
-                    save(plot_timeline(report), outputs.path(args.plot, report.source, ".png"))
+                    out = outputs.path(args.plot, report.source, ".png")
+                    guarded(str(out), "plot", lambda: save(plot_timeline(report), out))
                 if args.graphml:
-                    write_graphml(report, outputs.path(args.graphml, report.source, ".graphml"))
+                    out = outputs.path(args.graphml, report.source, ".graphml")
+                    guarded(str(out), "graphml", lambda: write_graphml(report, out))
                 if args.html:
-                    write_html(report, result.problem, outputs.path(args.html, report.source, ".html"))
-                if args.json:
-                    print(json.dumps(report.to_dict()), flush=True)
-                else:
-                    print(("\n" if printed else "") + format_text(report), flush=True)
+                    out = outputs.path(args.html, report.source, ".html")
+                    guarded(str(out), "html", lambda: write_html(report, result.problem, out))
+                text = guarded(report.source, "output",
+                               lambda: json.dumps(report.to_dict()) if args.json else format_text(report))
+                print(("\n" if printed and not args.json else "") + text, flush=True)
                 printed += 1
             except StripsIntError as exc:
                 failed += 1

@@ -8,15 +8,31 @@
 
 Each subcommand is the ``main`` of its ``python -m strips_int.<name>`` module,
 imported only when chosen, so ``strips-int --help`` loads no analysis code.
+
+Every ``main`` runs under :func:`command` and parses with :class:`Parser`, so
+that whatever happens the user sees lines, never a traceback: a usage error is
+one line and exit 2; output cut off by a closed pipe (``| head``) ends quietly
+(exit 141, 128 + SIGPIPE, as Unix tools do); Ctrl-C is one line and exit 130;
+an exception no other layer caught (a bug) is one ``internal error`` line and
+exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, NoReturn, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from strips_int.domain import Domain
+    from strips_int.errors import StripsIntError
+    from strips_int.report import Report
+    from strips_int.trace import Trace
+
+T = TypeVar("T")
 
 #: subcommand -> (module whose ``main`` runs it, one-line help)
 COMMANDS = {
@@ -28,6 +44,72 @@ COMMANDS = {
 }
 
 DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (overcooked, sar)"
+#: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
+BROKEN_PIPE, INTERRUPTED = 141, 130
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse under the error contract: a usage error is one bounded line and exit 2 (not the whole usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text[:300]} (usage: {self.prog} --help)\n")
+
+
+def command(main: Callable[..., int]) -> Callable[..., int]:
+    """``main`` of a command line under the contract of the module docstring (closed pipe, Ctrl-C, bugs)."""
+
+    @functools.wraps(main)
+    def run(*args: Any, **kwargs: Any) -> int:
+        try:
+            code = main(*args, **kwargs)
+            sys.stdout.flush()  # a pipe closed after the last line fails here, not at interpreter exit
+            return code
+        except BrokenPipeError:
+            _quiet_stdout()
+            return BROKEN_PIPE
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return INTERRUPTED
+        except Exception as exc:  # the last line of defence: one line, no traceback
+            from strips_int.grounders.base import internal_error
+
+            print(f"error: {internal_error('', None, exc).message}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush into the closed pipe fails no more."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured output): nothing to flush into
+        pass
+
+
+def guarded(source: str, where: str, work: Callable[[], T]) -> T:
+    """``work()``; any exception but a StripsIntError (a bug, or hostile input the analysis did not foresee)
+    raised as ``source``'s internal error at ``where``, so that one input costs only itself."""
+    from strips_int.errors import StripsIntError
+    from strips_int.grounders.base import internal_error
+
+    try:
+        return work()
+    except StripsIntError:
+        raise
+    except Exception as exc:
+        raise internal_error(source, where, exc) from None
+
+
+def analysed(domain: Domain, result: Trace | StripsIntError, source: str) -> Report:
+    """The report of one result of ``read_input`` (:func:`strips_int.games.report_of`), any exception of the
+    analysis as the game's error (the game's own source, else ``source``)."""
+    from strips_int.games import report_of
+    from strips_int.trace import Trace
+
+    return guarded(result.source if isinstance(result, Trace) else source, "analysis",
+                   lambda: report_of(domain, result))
 
 
 def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
@@ -35,13 +117,16 @@ def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
     parser.add_argument("domain", help=DOMAIN_HELP, **kwargs)
 
 
-def add_grounder_options(parser: argparse.ArgumentParser) -> None:
-    """Every registered grounder's options, declared once by the grounders themselves."""
+def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "start"] | None = None) -> None:
+    """The registered grounders' options, declared once by the grounders themselves: those for reading
+    games (``read``), for start problems (``start``, RC), or all (None)."""
     from strips_int.grounders import all_options
 
-    group = parser.add_argument_group("grounder options (raw games)")
+    group = parser.add_argument_group("grounder options (raw games)" if use == "read" else "grounder options")
     for option in all_options():
-        group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar, type=option.type)
+        if use is None or option.use in (use, "both"):
+            group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar,
+                               type=option.type)
 
 
 def grounder_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -57,9 +142,10 @@ def version() -> str:
     return __version__
 
 
+@command
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="strips-int", description="Who is helping whom: interdependences "
-                                     "between agents in recorded games, via STRIPS/PDDL.")
+    parser = Parser(prog="strips-int", description="Who is helping whom: interdependences "
+                    "between agents in recorded games, via STRIPS/PDDL.")
     parser.add_argument("--version", action="version", version=f"strips-int {version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, text) in COMMANDS.items():
@@ -67,11 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     known, rest = parser.parse_known_args(argv[:1])
     module = importlib.import_module(COMMANDS[known.command][0])
-    try:
-        return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
-    except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
 
 
 if __name__ == "__main__":

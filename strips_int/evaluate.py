@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .cli import add_domain_argument, add_grounder_options, grounder_options
+from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
 from .domain import Domain
 from .errors import StripsIntError
 from .games import GAME_SUFFIXES, as_domain, game_files, internal_error, read_file, report_of
@@ -237,7 +237,7 @@ def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> l
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog,
+    parser = Parser(prog=prog,
                                      description="Analyse many games and write per-game and grouped tables.")
     add_domain_argument(parser)
     parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked)")
@@ -258,7 +258,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
                         "(the same inputs and options): its finished files are not done again")
-    add_grounder_options(parser)
+    add_grounder_options(parser, "read")
     return parser
 
 
@@ -382,6 +382,7 @@ def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files:
     return 1 if tally.errors else 0
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
     if argv is None:
         argv = sys.argv[1:]

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from .cli import Parser, command
 from .errors import StripsIntError
 from .evaluate import write_tables
 from .outputs import atomic_open, fresh, locked
@@ -45,13 +46,14 @@ def merge(folders: Sequence[Path], out: Path) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m strips_int.merge",
+    parser = Parser(prog="python -m strips_int.merge",
                                      description="Merge the output folders of evaluate --shard runs.")
     parser.add_argument("folders", type=Path, nargs="+", metavar="DIR", help="shard output folders")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     return parser
 
 
+@command
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:

@@ -6,8 +6,9 @@
     python -m strips_int.plot summary DIR/summary.csv --out FIG
 
 ``TRACE`` is anything ``strips_int.check`` reads (its first game); ``agents``
-adds up every game in the given files and folders (one batch group). Exit
-status 0, or 2 with one ``error:`` line for bad input.
+adds up every game in the given files and folders (one batch group), and
+draws nothing if one of them fails. The folders of ``--out`` are created.
+Exit status 0, or 2 with one ``error:`` line for bad input of any kind.
 """
 
 from __future__ import annotations
@@ -17,21 +18,21 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cli import add_domain_argument, add_grounder_options, grounder_options
+from .cli import Parser, add_domain_argument, add_grounder_options, analysed, command, grounder_options, guarded
 from .errors import StripsIntError
-from .games import as_domain, read_games, report_of
+from .games import as_domain, read_games
 from .report import Report
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Figures for papers.")
+    parser = Parser(prog=prog, description="Figures for papers.")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
                        ("influence", "the object-influence graph (SPEC section 7)")):
         command = commands.add_parser(name, help=text)
         add_domain_argument(command)
         command.add_argument("trace", type=Path, help="a trace or raw game (its first game is drawn)")
-        add_grounder_options(command)
+        add_grounder_options(command, "read")
         command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
                                               help="only time steps T0..T1 (either may be left out)")
@@ -42,7 +43,7 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")
     add_domain_argument(agents)
     agents.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="games (files or folders), added up")
-    add_grounder_options(agents)
+    add_grounder_options(agents, "read")
     agents.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
     summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
@@ -54,33 +55,36 @@ def first_report(domain_path: str | Path, trace_path: Path, **options: Any) -> R
     """The report of the first game in ``trace_path``."""
     from strips_int.grounders import read_input
 
-    domain = as_domain(domain_path)
+    domain = guarded(str(domain_path), "domain", lambda: as_domain(domain_path))
     for result in read_input(trace_path, domain, **options):
-        return report_of(domain, result)
+        return analysed(domain, result, str(trace_path))
     raise StripsIntError(str(trace_path), None, "no game in the file")
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.plot") -> int:
     args = build_parser(prog).parse_args(argv)
     from strips_int.visualize import parse_window, plot_agents, plot_influence, plot_summary, plot_timeline, save
 
     try:
         if args.command == "summary":
-            figure = plot_summary(args.summary)
+            figure = guarded(str(args.summary), "summary", lambda: plot_summary(args.summary))
         elif args.command == "timeline":
-            figure = plot_timeline(first_report(args.domain, args.trace, **grounder_options(args)),
-                                   window=parse_window(args.window) if args.window else None)
+            window = parse_window(args.window) if args.window else None
+            report = first_report(args.domain, args.trace, **grounder_options(args))
+            figure = guarded(report.source, "timeline", lambda: plot_timeline(report, window=window))
         elif args.command == "agents":
-            domain = as_domain(args.domain)
-            reports = [report_of(domain, result).to_dict()
+            domain = guarded(str(args.domain), "domain", lambda: as_domain(args.domain))
+            reports = [analysed(domain, result, "game").to_dict()
                        for result in read_games(domain, *args.paths, **grounder_options(args))]
             if not reports:
                 raise StripsIntError(" ".join(map(str, args.paths)), None, "no game files")
-            figure = plot_agents(reports)
+            figure = guarded(" ".join(map(str, args.paths)), "agents", lambda: plot_agents(reports))
         else:
-            figure = plot_influence(first_report(args.domain, args.trace, **grounder_options(args)), args.object,
-                                    args.since, whole=args.all)
-        print(save(figure, args.out))
+            report = first_report(args.domain, args.trace, **grounder_options(args))
+            figure = guarded(report.source, "influence",
+                             lambda: plot_influence(report, args.object, args.since, whole=args.all))
+        print(guarded(str(args.out), "saving", lambda: save(figure, args.out)))
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

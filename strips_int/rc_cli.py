@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .cli import DOMAIN_HELP, add_grounder_options, grounder_options
+from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
 from .errors import StripsIntError
 
 def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
@@ -88,7 +88,7 @@ def table_row(result: Any, name: str = "") -> dict[str, Any]:
 
 
 def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Does a problem require cooperation? Plans each agent's projection and the joint "
         "problem (SPEC section 8) and analyses a joint plan's interdependences.",
@@ -105,7 +105,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
                         help="in a projection the other agents stay where they are (idle) or are removed")
     parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_grounder_options(parser)
+    add_grounder_options(parser, "start")
     return parser
 
 
@@ -183,6 +183,7 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
                  "or --all-layouts")
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc") -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)

@@ -9,6 +9,8 @@ import networkx as nx
 from strips_int.report import Report
 from strips_int.task import format_fact
 
+from .style import writing
+
 
 def graphml_graph(report: Report) -> nx.MultiDiGraph:
     """The report's causal graph with plain attributes, plus one ``interdependence`` edge per pair.
@@ -37,6 +39,7 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 def write_graphml(report: Report, path: str | Path) -> Path:
     """Write :func:`graphml_graph` to ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nx.write_graphml(graphml_graph(report), path)
+    graph = graphml_graph(report)
+    with writing(path):
+        nx.write_graphml(graph, path)
     return path

@@ -22,7 +22,7 @@ from strips_int.report import Report
 from strips_int.task import Problem
 
 from .kitchen import draw_kitchen, is_kitchen, states
-from .style import RC_PARAMS
+from .style import RC_PARAMS, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
@@ -117,6 +117,7 @@ def html_report(report: Report, problem: Problem) -> str:
 def write_html(report: Report, problem: Problem, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html_report(report, problem), encoding="utf-8")
+    text = html_report(report, problem)
+    with writing(path):
+        path.write_text(text, encoding="utf-8")
     return path

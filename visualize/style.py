@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -76,7 +77,18 @@ def save(figure: Figure, path: str | Path) -> Path:
     kind = path.suffix.lstrip(".").lower()
     if kind not in FORMATS:
         raise StripsIntError(str(path), None, f"unsupported figure format {path.suffix!r} (use .png, .pdf or .svg)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with matplotlib.rc_context(RC_PARAMS):
+    with writing(path), matplotlib.rc_context(RC_PARAMS):
         figure.savefig(path, format=kind, metadata=_NO_DATES[kind], dpi=300)
     return path
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[Path]:
+    """Create ``path``'s folders (as ``mkdir -p``); an OSError while writing it (a file where a folder
+    should be, no permission, a full disk) as a StripsIntError naming it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        yield path
+    except OSError as exc:
+        other = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+        raise StripsIntError(str(path), None, f"cannot write: {exc.strerror or type(exc).__name__}{other}") from None

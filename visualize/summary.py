@@ -14,7 +14,7 @@ from pathlib import Path
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 
 from .style import CATEGORY_STYLE, RC_PARAMS, new_figure
 
@@ -25,10 +25,13 @@ _PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"])
 
 
 def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[str, float]]]]:
-    """``summary.csv`` of ``strips_int.evaluate``: the group keys and {group label: {metric: row}}."""
+    """``summary.csv`` of ``strips_int.evaluate``: the group keys and {group label: {metric: row}}.
+
+    Anything else (binary, cut short, a cell over the csv module's field limit) is an error.
+    """
     path = Path(path)
     try:
-        with open(path, newline="") as handle:
+        with open(path, newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
             fields = reader.fieldnames or []
             if "metric" not in fields:
@@ -36,15 +39,30 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[
             keys = fields[: fields.index("metric")]
             table: dict[str, dict[str, dict[str, float]]] = {}
             for line, row in enumerate(reader, start=2):
-                label = " / ".join(row[k] for k in keys)
-                try:
-                    table.setdefault(label, {})[row["metric"]] = {
-                        k: float(row[k]) for k in ("n", "mean", "ci_low", "ci_high")}
-                except ValueError as exc:
-                    raise StripsIntError(str(path), f"line {line}", f"not a number: {exc}") from None
+                table.setdefault(" / ".join(_cell(row, k, path, line) for k in keys), {})[
+                    _cell(row, "metric", path, line)] = {
+                    k: _number(_cell(row, k, path, line), path, line) for k in ("n", "mean", "ci_low", "ci_high")}
     except OSError as exc:
         raise StripsIntError(str(path), None, f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise StripsIntError(str(path), None, "not a strips_int summary.csv (not UTF-8 text)") from None
+    except csv.Error as exc:
+        raise StripsIntError(str(path), None, f"not a strips_int summary.csv ({exc})") from None
     return keys, table
+
+
+def _cell(row: dict[str | None, str | None], key: str, path: Path, line: int) -> str:
+    value = row.get(key)
+    if value is None:
+        raise StripsIntError(str(path), f"line {line}", f"no {key!r} value (the row is cut short)")
+    return value
+
+
+def _number(text: str, path: Path, line: int) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise StripsIntError(str(path), f"line {line}", f"not a number: {brief(text)}") from None
 
 
 def plot_summary(path: str | Path, width: float = 7.0) -> Figure:

@@ -14,27 +14,37 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-import numpy as np
-
-from strips_int.domain import Domain
 from strips_int.errors import StripsIntError
-from strips_int.task import Problem
-from strips_int.trace import Trace
 
 from ..base import Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
-from .game import rollout_game
-from .rollout import FORMAT, is_rollout, layout_rows, load_rollout, rollout_arrays, save_rollout
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from strips_int.domain import Domain
+    from strips_int.task import Problem
+    from strips_int.trace import Trace
 
 __all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "read_rollout", "rollout_trace", "save_rollout"]
+
+
+def __getattr__(name: str) -> Any:
+    """``FORMAT`` and ``save_rollout`` on first use: the rollout module imports numpy (50 ms), which the
+    registry, loading this package for its options, should not pay."""
+    if name not in ("FORMAT", "save_rollout"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(".rollout", __name__), name)
 
 #: The action schemas of ``domains/overcooked.pddl`` a JaxMARL game lifts into (onions only, old rules).
 ACTIONS = frozenset({"move", "take", "take-onion", "take-dish", "put", "start-soup", "add-ingredient", "auto-cook",
@@ -44,17 +54,23 @@ ACTIONS = frozenset({"move", "take", "take-onion", "take-dish", "put", "start-so
 def arrays_trace(arrays: dict[str, np.ndarray], domain: Domain, source: str) -> Trace:
     """The trace of a rollout's arrays; every step's reward must be 20 per soup delivered in it
     (the old-rules check of :func:`~strips_int.grounders.overcooked.lift.rewarded_soups`)."""
+    from .game import rollout_game
+
     return lift_game(*rollout_game(arrays, source), domain)
 
 
 def read_rollout(path: str | Path, domain: Domain) -> Trace:
     """The trace of a rollout file written by :func:`save_rollout` (no jax needed)."""
+    from .rollout import load_rollout
+
     return arrays_trace(load_rollout(Path(path)), domain, str(path))
 
 
 def rollout_trace(states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any], env: Any, domain: Domain,
                   source: str = "<rollout>") -> Trace:
     """The trace of a rollout in memory (a notebook's ``states, actions, rewards`` of ``env``)."""
+    from .rollout import rollout_arrays
+
     return arrays_trace(rollout_arrays(env, states, actions, rewards), domain, source)
 
 
@@ -76,6 +92,8 @@ def jaxmarl_layout(name: str) -> Layout | None:
     jaxmarl is imported in a child process: importing it starts JAX's threads (and prints), and the
     planner then forks its time-limited child, which JAX's threads can deadlock.
     """
+    from .rollout import layout_rows
+
     if importlib.util.find_spec("jaxmarl") is None:
         return None
     child = subprocess.run([sys.executable, "-c", _LAYOUT_CHILD, name], capture_output=True, text=True)
@@ -100,9 +118,13 @@ class _JaxMARL:
     actions = ACTIONS
     options = (Option("--layout", "layout", "layout name (default: the one the game names; jaxmarl:NAME for "
                       "JaxMARL's own where an Overcooked layout has the same name)", "NAME"),
-               Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int))
+               Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"))
 
     def recognizes(self, path: Path) -> bool:
+        if not zipfile.is_zipfile(path):  # every other file is told apart without importing numpy
+            return False
+        from .rollout import is_rollout
+
         return is_rollout(path)
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:

@@ -189,10 +189,10 @@ class _Overcooked:
         Option("--layout", "layout", "Overcooked layout name (default: the one the game names)", "NAME"),
         Option("--grid", "grid", "Overcooked grid text file (or overcooked-ai .layout file)", "FILE"),
         Option("--roles", "roles", "who played each seat, e.g. human,ai (default: human=<seat> in user-study "
-               "file names)", "ROLE,ROLE", lambda text: tuple(text.split(","))),
+               "file names)", "ROLE,ROLE", lambda text: tuple(text.split(",")), use="read"),
         Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
-               "ranks beside the file) or 'auto:N' for the ZSC-Eval rank rule", "auto|auto:N|SEAT"),
-        Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int),
+               "ranks beside the file) or 'auto:N' for the ZSC-Eval rank rule", "auto|auto:N|SEAT", use="read"),
+        Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
     )
 
     def __init__(self) -> None:

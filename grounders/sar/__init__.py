@@ -9,29 +9,45 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from strips_int.domain import Domain
 from strips_int.errors import StripsIntError
-from strips_int.task import Problem
-from strips_int.trace import Trace
 
-from strips_int.files import read_json
-
-from .formats import LOG_FORMAT, SCENARIO_FORMAT, Log, detect, dump_log, kind_of, log_from_json, read_log
 from ..base import Option
-from .lift import NEEDED_ACTIONS, lift_log, state_facts, world_problem
-from .scenario import Scenario, load_scenario, scenario_from_json, simulate
-from .world import ACTIONS, AgentState, Grid, State, World
 
-__all__ = ["ACTIONS", "GROUNDER", "LOG_FORMAT", "SCENARIO_FORMAT", "AgentState", "Grid", "Log", "Scenario", "State", "World",
-           "detect", "dump_log", "lift_log", "load_scenario", "log_from_json", "read_log", "read_trace",
-           "scenario_from_json", "scenario_problem", "simulate", "state_facts", "world_problem"]
+if TYPE_CHECKING:
+    from strips_int.domain import Domain
+    from strips_int.task import Problem
+    from strips_int.trace import Trace
+
+#: The public names by the module that defines them, imported on first use: the registry loads this
+#: package for its options, and a SAR log needs neither the simulator nor networkx.
+_WHERE = {
+    **dict.fromkeys(("LOG_FORMAT", "SCENARIO_FORMAT", "Log", "detect", "dump_log", "log_from_json", "read_log"),
+                    "formats"),
+    **dict.fromkeys(("NEEDED_ACTIONS", "lift_log", "state_facts", "world_problem"), "lift"),
+    **dict.fromkeys(("Scenario", "load_scenario", "scenario_from_json", "simulate"), "scenario"),
+    **dict.fromkeys(("ACTIONS", "AgentState", "Grid", "State", "World"), "world"),
+}
+
+__all__ = ["GROUNDER", "read_trace", "scenario_problem", *sorted(set(_WHERE) - {"NEEDED_ACTIONS"})]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
 
 
 def read_trace(path: str | Path, domain: Domain) -> Trace:
     """The trace of a SAR log file; a scenario is refused with the command that simulates it."""
+    from strips_int.files import read_json
+
+    from .formats import kind_of, log_from_json
+    from .lift import lift_log
+
     data = read_json(path)
     if kind_of(data) == "scenario":
         raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first with "
@@ -41,6 +57,12 @@ def read_trace(path: str | Path, domain: Domain) -> Trace:
 
 def scenario_problem(path: str | Path, domain: Domain) -> Problem:
     """The planning problem of a scenario's (or a log's) initial state: every victim to be treated."""
+    from strips_int.files import read_json
+
+    from .formats import kind_of, log_from_json
+    from .lift import world_problem
+    from .scenario import scenario_from_json
+
     data = read_json(path)
     if kind_of(data) == "log":
         log = log_from_json(data, str(path))
@@ -54,10 +76,18 @@ class _Sar:
 
     name = "sar"
     domain = "sar"
-    actions = NEEDED_ACTIONS
-    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE"),)
+    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE",
+                      use="start"),)
+
+    @property
+    def actions(self) -> frozenset[str]:
+        from .lift import NEEDED_ACTIONS
+
+        return NEEDED_ACTIONS
 
     def recognizes(self, path: Path) -> bool:
+        from .formats import detect
+
         return detect(path) is not None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:

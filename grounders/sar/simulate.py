@@ -8,19 +8,20 @@ Exit status: 0 done, 2 a bad scenario.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Sequence
 
+from strips_int.cli import Parser, command
 from strips_int.errors import StripsIntError
 
 from .formats import dump_log
 from .scenario import load_scenario, simulate
 
 
+@command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.grounders.sar.simulate") -> int:
-    parser = argparse.ArgumentParser(prog=prog,
+    parser = Parser(prog=prog,
                                      description="Simulate a search-and-rescue scenario and write its log.")
     parser.add_argument("scenario", type=Path, help="scenario JSON (strips-int-sar-scenario/1)")
     parser.add_argument("--out", type=Path, help="log file to write (default: standard output)")

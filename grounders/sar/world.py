@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Mapping
-
-import networkx as nx
+from typing import TYPE_CHECKING, Mapping
 
 from strips_int.task import Fact
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Pos = tuple[int, int]
 
@@ -79,6 +80,8 @@ class Grid:
     @cached_property
     def graph(self) -> nx.Graph:
         """The walkable cells, joined where they touch (the terrain scripted agents find paths in)."""
+        import networkx as nx  # 0.1 s of imports: only the simulator finds paths, reading a log needs none
+
         graph = nx.Graph()
         graph.add_nodes_from(self.locations)
         graph.add_edges_from((pos, near) for pos in self.locations for near in self.neighbours(pos))
