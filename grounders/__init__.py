@@ -97,8 +97,14 @@ def read_input(
 
 
 def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
+    from strips_int.files import regular_file
     from strips_int.trace import load_trace
 
+    try:
+        regular_file(path)
+    except StripsIntError as exc:
+        yield exc
+        return
     grounder = grounder_for(path)
     if grounder is None:
         try:

@@ -48,11 +48,7 @@ def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise StripsIntError(source, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise StripsIntError(source, None, "cannot read: is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise StripsIntError(source, None, "cannot read: not a regular file (a device, FIFO or socket)")
+        _check_mode(source, os.fstat(fd).st_mode)
         if os.fstat(fd).st_size > limit:
             raise StripsIntError(source, None, f"cannot read: larger than {limit / 2**20:g} MiB")
         with os.fdopen(fd, "rb", closefd=False) as handle:
@@ -64,6 +60,23 @@ def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     if len(data) > limit:  # it grew while being read
         raise StripsIntError(source, None, f"cannot read: larger than {limit / 2**20:g} MiB")
     return data
+
+
+def regular_file(path: str | Path) -> None:
+    """Raise unless ``path`` is a regular file: recognizers sniff a file's first bytes, and a device
+    such as ``/dev/zero`` or a FIFO would never end (or never begin)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise StripsIntError(str(path), None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    _check_mode(str(path), mode)
+
+
+def _check_mode(source: str, mode: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise StripsIntError(source, None, "cannot read: is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise StripsIntError(source, None, "cannot read: not a regular file (a device, FIFO or socket)")
 
 
 def decode(data: bytes, source: str) -> str:

@@ -35,7 +35,7 @@ def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[l
     for path in map(Path, paths):
         if path.is_dir():
             walked = walk(path, skip)
-        elif path.is_file():
+        elif path.exists():  # a file, or a device or FIFO that reading will refuse in its row
             walked = [(path, False)]
         else:
             raise StripsIntError(str(path), None, "no such file or folder")

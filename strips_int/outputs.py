@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator, Sequence
 
 from .errors import StripsIntError
-from .files import read_json
+from .files import read_json, regular_file
 
 MANIFEST = "manifest.json"
 FORMAT = "strips-int-run/1"
@@ -103,12 +103,13 @@ def described(path: str | Path) -> dict[str, Any]:
     digest = hashlib.sha256()
     size = 0
     try:
+        regular_file(path)  # a device or FIFO given as a game would never end
         with open(path, "rb") as handle:
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
                 size += len(chunk)
         return {"path": str(path), "size": size, "sha256": digest.hexdigest()}
-    except OSError:
+    except (OSError, StripsIntError):
         return {"path": str(path), "size": None, "sha256": None}
 
 

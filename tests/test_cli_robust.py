@@ -9,6 +9,7 @@ interpreter shutdown, imports) on hostile but small inputs and asserts the one-l
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -241,3 +242,16 @@ def test_checking_one_game_imports_neither_numpy_nor_matplotlib(domain, game):
             "print(code, sorted(m for m in ('numpy', 'matplotlib') if m in sys.modules))" % (domain, str(game)))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "0 []"
+
+
+@pytest.mark.parametrize("tool", ["check", "evaluate"])
+def test_a_device_or_fifo_given_as_a_game_is_its_error_line_not_a_hang(tool, tmp_path):
+    """Recognizers sniff a file's first bytes: /dev/zero never ends and a FIFO never begins."""
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    args = ["--out", str(tmp_path / "out")] if tool == "evaluate" else []
+    done = run(f"strips_int.{tool}", "overcooked", "/dev/zero", str(fifo), *args, timeout=60)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert errors == [f"error: {path}: cannot read: not a regular file (a device, FIFO or socket)"
+                      for path in ("/dev/zero", fifo)]
