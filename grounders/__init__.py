@@ -19,9 +19,9 @@ import pkgutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, internal_error
 
-from .base import Grounder, Option, check_actions, internal_error
+from .base import Grounder, Option, check_actions
 
 if TYPE_CHECKING:
     from strips_int.domain import Domain

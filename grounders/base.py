@@ -7,7 +7,7 @@ grounded by :class:`strips_int.trace.Grounder` and applied by
 optionally gives the start problem of a named layout or scenario for RC.
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
-is turned into one by :func:`internal_error` at the registry's boundary, so a
+is turned into one by :func:`strips_int.errors.internal_error` at the registry's boundary, so a
 third-party bug costs one input, never the run.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol
 
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError
 
 if TYPE_CHECKING:
     from strips_int.domain import Domain
@@ -70,26 +70,3 @@ def check_actions(actions: frozenset[str], domain: Domain, wanted: str, source: 
         raise StripsIntError(source, None, f"domain {domain.name} has no action {', '.join(missing[:3])}"
                              f"{' ...' if len(missing) > 3 else ''}: use the {wanted} domain")
 
-
-#: How much of an unexpected exception's text an error message keeps.
-INTERNAL_LIMIT = 200
-
-
-def internal_error(source: str, where: str | None, exc: Exception) -> StripsIntError:
-    """An exception that is not a :class:`StripsIntError` (a grounder's or the analysis's bug, a
-    RecursionError or MemoryError on hostile input) as one, bounded to :data:`INTERNAL_LIMIT` characters.
-
-    Only built-in exceptions' own messages are used (OSError, UnicodeDecodeError: bounded by
-    construction); otherwise the arguments are described with :func:`~strips_int.errors.brief`,
-    since ``str`` of an exception repeats any input value it holds (a KeyError's key, unbounded).
-    """
-    if isinstance(exc, StripsIntError):
-        return exc
-    if type(exc).__module__ == "builtins" and type(exc).__str__ is not BaseException.__str__ \
-            and not isinstance(exc, KeyError):
-        text = str(exc)[:INTERNAL_LIMIT]
-    else:
-        text = ", ".join(a[:INTERNAL_LIMIT] if type(a) is str and not isinstance(exc, KeyError) else brief(a)
-                         for a in exc.args)
-    message = " ".join(f"internal error: {type(exc).__name__}{': ' if text else ''}{text}".split())
-    return StripsIntError(source, where, message if len(message) <= INTERNAL_LIMIT else message[:INTERNAL_LIMIT - 3] + "...")

@@ -72,7 +72,7 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
         except Exception as exc:  # the last line of defence: one line, no traceback
-            from strips_int.grounders.base import internal_error
+            from strips_int.errors import internal_error
 
             print(f"error: {internal_error('', None, exc).message}", file=sys.stderr)
             return 2
@@ -92,7 +92,7 @@ def guarded(source: str, where: str, work: Callable[[], T]) -> T:
     """``work()``; any exception but a StripsIntError (a bug, or hostile input the analysis did not foresee)
     raised as ``source``'s internal error at ``where``, so that one input costs only itself."""
     from strips_int.errors import StripsIntError
-    from strips_int.grounders.base import internal_error
+    from strips_int.errors import internal_error
 
     try:
         return work()

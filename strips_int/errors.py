@@ -43,3 +43,27 @@ def cut(text: str, limit: int = 80) -> str:
     """Text for a message that may hold long input (a PDDL formula, a name), cut to ``limit``
     characters so the message stays one short line. Unquoted, unlike :func:`brief`."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+#: How much of an unexpected exception's text an error message keeps.
+INTERNAL_LIMIT = 200
+
+
+def internal_error(source: str, where: str | None, exc: Exception) -> StripsIntError:
+    """An exception that is not a :class:`StripsIntError` (a grounder's or the analysis's bug, a
+    RecursionError or MemoryError on hostile input) as one, bounded to :data:`INTERNAL_LIMIT` characters.
+
+    Only built-in exceptions' own messages are used (OSError, UnicodeDecodeError: bounded by
+    construction); otherwise the arguments are described with :func:`brief`,
+    since ``str`` of an exception repeats any input value it holds (a KeyError's key, unbounded).
+    """
+    if isinstance(exc, StripsIntError):
+        return exc
+    if type(exc).__module__ == "builtins" and type(exc).__str__ is not BaseException.__str__ \
+            and not isinstance(exc, KeyError):
+        text = str(exc)[:INTERNAL_LIMIT]
+    else:
+        text = ", ".join(a[:INTERNAL_LIMIT] if type(a) is str and not isinstance(exc, KeyError) else brief(a)
+                         for a in exc.args)
+    message = " ".join(f"internal error: {type(exc).__name__}{': ' if text else ''}{text}".split())
+    return StripsIntError(source, where, message if len(message) <= INTERNAL_LIMIT else message[:INTERNAL_LIMIT - 3] + "...")

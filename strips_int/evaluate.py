@@ -38,8 +38,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
 from .domain import Domain
-from .errors import StripsIntError
-from .games import GAME_SUFFIXES, as_domain, game_files, internal_error, read_file, report_of
+from .errors import StripsIntError, internal_error
+from .games import GAME_SUFFIXES, as_domain, game_files, read_file, report_of
 from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resumable, run_inputs, write_atomic,
                       write_run_manifest)
 from .report import Report
@@ -100,7 +100,7 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[di
         except StripsIntError as exc:
             rows.append(error_row(exc.source if exc.source.startswith(str(path)) else str(path), exc))
         except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its row
-            rows.append(error_row(str(path), internal_error(str(path), exc)))
+            rows.append(error_row(str(path), internal_error(str(path), None, exc)))
     return rows
 
 
@@ -313,7 +313,7 @@ def journal_line(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
     try:
         return row, json.dumps(row) + "\n"
     except ValueError as exc:
-        row = error_row(row["source"], internal_error(row["source"], exc))
+        row = error_row(row["source"], internal_error(row["source"], None, exc))
         return row, json.dumps(row) + "\n"
 
 

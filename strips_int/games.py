@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .domain import Domain, load_domain
-from .errors import StripsIntError, brief
+from .errors import StripsIntError, internal_error
 from .report import Report, analyze_run
 from .trace import Trace, execute
 
@@ -115,7 +115,7 @@ def read_file(path: Path, domain: Domain, **options: Any) -> Iterator[Trace | St
     try:
         yield from read_input(path, domain, **options)
     except Exception as exc:  # noqa: BLE001 - a reader's failure of any kind is this file's error
-        yield internal_error(str(path), exc)
+        yield internal_error(str(path), None, exc)
 
 
 def folder_error(path: Path) -> str:
@@ -124,13 +124,6 @@ def folder_error(path: Path) -> str:
     except OSError as exc:
         return exc.strerror or type(exc).__name__
     return "it was unreadable during the walk"
-
-
-def internal_error(source: str, exc: Exception) -> StripsIntError:
-    """Any other exception of one game (deep recursion, memory, a reader's bug) as that game's error,
-    its message bounded: the arguments of an exception can hold the input itself."""
-    said = "; ".join(" ".join(a.split())[:200] if isinstance(a, str) else brief(a) for a in exc.args)
-    return StripsIntError(source, None, f"internal error: {type(exc).__name__}" + (f": {said}" if said else ""))
 
 
 def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
@@ -149,4 +142,4 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
         except StripsIntError as exc:
             yield exc
         except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its error
-            yield internal_error(result.source, exc)
+            yield internal_error(result.source, None, exc)

@@ -22,7 +22,7 @@ from helpers import EXAMPLES, SHARED_DATA
 
 from strips_int import StripsIntError, grounders
 from strips_int.check import main as check_main
-from strips_int.grounders.base import internal_error
+from strips_int.errors import internal_error
 from strips_int.plot import main as plot_main
 
 KIT_PASS = EXAMPLES / "kit-pass.trace.json"
