@@ -25,8 +25,10 @@ BY_RELAXATION, BY_SEARCH = "relaxed reachability", "exhausted search"
 class PlanResult:
     """What one planner call established: plans, a proof of unsolvability, or nothing.
 
-    ``limit`` names the phase the time limit stopped (``conversion``,
-    ``planning``, ...), None when the call was not stopped.
+    ``seconds`` is wall time; ``cpu`` the CPU seconds of the call's process
+    and the planner processes it ran (0 where nothing ran). ``limit`` names the
+    phase the time limit stopped (``conversion``, ``planning``, ...), None when
+    the call was not stopped.
     """
 
     status: str
@@ -35,6 +37,7 @@ class PlanResult:
     seconds: float = 0.0
     detail: str = ""
     limit: str | None = None
+    cpu: float = 0.0
 
     @property
     def plan(self) -> tuple[GroundAction, ...] | None:
