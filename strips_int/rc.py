@@ -174,9 +174,8 @@ def required_cooperation(
     bodies = {a: _body_facts(domain, problem, a) for a in agent_names} if others == ABSENT else {}
     alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
     mine = {a: relaxed_reachable(domain, alone[a], actors=[a]) for a in agent_names}
-    calls = {a: Call(domain, alone[a], (a,), planner) for a in agent_names if _goal_reached(mine[a], problem.goal)}
-    if _goal_reached(team, problem.goal):
-        calls[None] = Call(domain, problem, agent_names, planner, plans)
+    calls = {None: Call(domain, problem, agent_names, planner, plans)} if _goal_reached(team, problem.goal) else {}
+    calls.update((a, Call(domain, alone[a], (a,), planner)) for a in agent_names if _goal_reached(mine[a], problem.goal))
     if time.monotonic() < deadline:
         answers = dict(zip(calls, solve_all(list(calls.values()), deadline, _jobs(jobs))))
     else:
