@@ -347,7 +347,7 @@ def format_text(result: RCResult) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # the command line lives in strips_int.rc_cli
-    from .rc_cli import main
+if __name__ == "__main__":  # the command line lives in strips_int.rc_cli, reached as ``strips-int rc``
+    from .cli import main
 
-    sys.exit(main())
+    sys.exit(main(["rc", *sys.argv[1:]]))

@@ -267,5 +267,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # through strips_int.cli, which ends quietly when output goes into a closed pipe
+    from .cli import main as cli_main
+
+    sys.exit(cli_main(["rc", *sys.argv[1:]]))

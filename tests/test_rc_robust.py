@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import resource
@@ -24,13 +25,11 @@ CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
 
 def open_grid(size: int) -> str:
-    """A ``size`` x ``size`` Overcooked grid: counters around open floor, the stations in two corners, two players."""
-    rows = [["X"] * size for _ in range(size)]
-    for y in range(1, size - 1):
-        rows[y][1:size - 1] = [" "] * (size - 2)
-    rows[0][1], rows[0][2], rows[size - 1][1], rows[size - 1][2] = "O", "P", "D", "S"
-    rows[1][1], rows[size - 2][size - 2] = "1", "2"
-    return "\n".join("".join(row) for row in rows) + "\n"
+    """The benchmark's ``size`` x ``size`` open grid (benchmarks/rc_layouts.py), counters around open floor."""
+    spec = importlib.util.spec_from_file_location("rc_layouts", ROOT / "benchmarks" / "rc_layouts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.open_grid(size)
 
 
 def rc(*args: str, timeout: float = 120, cwd: Path = ROOT) -> tuple[subprocess.CompletedProcess, float]:
@@ -179,3 +178,14 @@ def test_environment_is_not_littered(tmp_path):
     done, _ = rc("--grid", str(CORRIDOR), "--jobs", "3", cwd=tmp_path)
     assert done.returncode == 0 and "RC (other)" in done.stdout
     assert set(os.listdir(tmp_path)) == before
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """``python -m strips_int.rc ... | head -1``: no traceback when the reader has gone."""
+    from helpers import EXAMPLES, SAR
+
+    command = [sys.executable, "-m", "strips_int.rc", str(SAR), str(EXAMPLES / "fire-out.problem.pddl")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as child:
+        child.stdout.close()  # gone before the verdict is written
+        err = child.stderr.read().decode()
+    assert child.returncode in (0, 1) and "Traceback" not in err and err == ""
