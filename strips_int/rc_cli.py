@@ -23,8 +23,8 @@ from .errors import StripsIntError, brief
 
 T = TypeVar("T")
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
-#: planner problem; at 50 not even asymmetric_advantages, the easiest layout, is classified within 60 s
-#: (README, benchmarks/rc_layouts.py), so more could only end in "unknown" while building ever larger problems.
+#: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
+#: (README, ``benchmarks/rc_layouts.py --scaling``), so more could only end "unknown", ever more slowly built.
 MAX_SOUPS = 100
 #: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
 MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
