@@ -1,31 +1,43 @@
 """Planner calls in child processes: in parallel, and stopped at a deadline, conversion included.
 
 Each call converts its problem to unified-planning and plans in a child
-process of its own, which leads a process group so that Fast Downward's own
-processes end with it. The parent waits for the answers until the deadline,
+process of its own, which Fast Downward's processes are found below when it is
+stopped (and whose CPU limit they inherit, as a backstop). The parent waits for the answers until the deadline,
 then kills the groups still running and reports the phase each was stopped in
 (``start-up``, ``conversion``, ``planning``; ``the queue`` for a call that
 never got a CPU): unknown, never a guess. Results do not depend on ``jobs``:
 the calls are independent and each runs alone in its process.
 
-Children fork from a forkserver that imported unified-planning once: not from
-the caller (fork copies a JAX runtime's threads in a broken state) and not
-spawned (1.5 s of imports per call).
+Children fork from this process, which imports unified-planning once for all
+of them, where that is safe: no other thread and no JAX runtime (fork copies
+their threads in a broken state). Else each child is a fresh interpreter
+(``python -m strips_int.planners.bounded``, 1.5 s of imports per call):
+multiprocessing's spawn and forkserver would first import the caller's main
+module again in every child, which fails for a script read from stdin and
+reruns a script without a main guard.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib
+import math
 import multiprocessing
 import os
+import pickle
 import resource
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 from strips_int.domain import Domain
 from strips_int.errors import StripsIntError, brief
@@ -34,8 +46,8 @@ from strips_int.task import Problem
 from .result import UNKNOWN, PlanResult, stopped
 
 START_UP, CONVERSION, PLANNING, QUEUE = "start-up", "conversion", "planning", "the queue"
-#: Imported once by the forkserver, so that a child starts with unified-planning loaded (missing ones are skipped).
-_PRELOAD = ["strips_int.planners.bounded", "strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine"]
+#: Imported once before the first forked child, so that each starts with unified-planning loaded.
+_PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
 #: A child's engine gets this much longer than the deadline: the parent, not the engine, says when time is up.
 _GRACE = 5.0
 
@@ -51,6 +63,60 @@ class Call:
     plans: int = 1
 
 
+@dataclass
+class _Child:
+    """A running call: its process, the pipe it answers on, its folder, and the phase it last reported."""
+
+    index: int
+    pid: int
+    reap: Callable[[], int | None]  # waits for the process and gives its exit code
+    receive: Connection
+    folder: str
+    started: float
+    phase: str = START_UP
+
+    def end(self) -> int | None:
+        """Reap the child, remove its folder; its exit code."""
+        code = self.reap()
+        self.receive.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return code
+
+    def stop(self) -> None:
+        """Kill the child and every process below it, then end it.
+
+        unified-planning starts Fast Downward in a session of its own, out of
+        reach of a process-group kill; so the tree is found in /proc and
+        stopped (SIGSTOP: a stopped process starts no other) until no new
+        process turns up, then killed.
+        """
+        frozen: set[int] = set()
+        while new := ({self.pid} | _descendants(self.pid)) - frozen:
+            for pid in new:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
+            frozen |= new
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self.end()
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid``, from /proc (none found where there is no /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])  # after "pid (command)": state, ppid
+            parents.setdefault(parent, []).append(int(stat.parent.name))
+    found, frontier = set(), [pid]
+    while frontier:
+        below = parents.get(frontier.pop(), [])
+        frontier += [p for p in below if p not in found]
+        found.update(below)
+    return found
+
+
 def solve_all(calls: Sequence[Call], deadline: float, jobs: int = 1) -> list[PlanResult]:
     """Each call's answer, in order, by at most ``jobs`` child processes at once, all ended by ``deadline``.
 
@@ -58,8 +124,7 @@ def solve_all(calls: Sequence[Call], deadline: float, jobs: int = 1) -> list[Pla
     :class:`StripsIntError` (a type the planner cannot take, a plan step that
     does not ground) is raised here once every child has ended.
     """
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(_PRELOAD)
+    launch = _fork if _fork_is_safe() else _fresh_interpreter
     pending = list(range(len(calls)))
     running: dict[Connection, _Child] = {}
     results: dict[int, PlanResult] = {}
@@ -67,72 +132,64 @@ def solve_all(calls: Sequence[Call], deadline: float, jobs: int = 1) -> list[Pla
     try:
         while (pending or running) and time.monotonic() < deadline:
             while pending and len(running) < max(jobs, 1):
-                child = _start(context, pending.pop(0), calls, deadline)
-                running[child.receive] = child
+                index = pending.pop(0)
+                folder = tempfile.mkdtemp(prefix="strips-int-plan-")
+                timeout = max(deadline - time.monotonic(), 0.0) + _GRACE
+                pid, reap, receive = launch(calls[index], timeout, folder)
+                running[receive] = _Child(index, pid, reap, receive, folder, time.monotonic())
             for receive in wait(list(running), timeout=max(deadline - time.monotonic(), 0)):
                 child = running[receive]
-                message = _receive(child)
+                try:
+                    message = receive.recv()
+                except EOFError:  # the child died without an answer (killed, out of memory)
+                    del running[receive]
+                    results[child.index] = PlanResult(
+                        UNKNOWN, detail=f"the planner process died (exit code {child.end()})")
+                    continue
                 if isinstance(message, str):
                     child.phase = message
                     continue
                 del running[receive]
                 child.end()
-                if isinstance(message, StripsIntError):
-                    error = error or message
-                    message = PlanResult(UNKNOWN, detail=str(message))
+                if isinstance(message, tuple):  # StripsIntError does not survive pickling (three-argument constructor)
+                    error = error or StripsIntError(*message)
+                    message = PlanResult(UNKNOWN, detail=str(error))
                 results[child.index] = message
     finally:
         for child in running.values():
-            child.end()
+            child.stop()
             results[child.index] = stopped(child.phase, time.monotonic() - child.started)
     if error is not None:
         raise error
-    return [results.get(i) or stopped(QUEUE, 0.0) for i in range(len(calls))]
+    unstarted = QUEUE if len(pending) < len(calls) else START_UP
+    return [results.get(i) or stopped(unstarted, 0.0) for i in range(len(calls))]
 
 
-@dataclass
-class _Child:
-    """A running call: its process, the pipe it answers on, and the phase it last reported."""
-
-    index: int
-    process: Any
-    receive: Connection
-    folder: str
-    started: float
-    phase: str = START_UP
-
-    def end(self) -> None:
-        """Kill the child's process group (Fast Downward with it) unless it is gone, reap it, remove its folder."""
-        if self.process.exitcode is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):  # not yet its own group leader
-                self.process.kill()
-        self.process.join()
-        self.receive.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+def _fork_is_safe() -> bool:
+    return hasattr(os, "fork") and threading.active_count() == 1 and "jax" not in sys.modules
 
 
-def _start(context: Any, index: int, calls: Sequence[Call], deadline: float) -> _Child:
+def _fork(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child forked from this process (multiprocessing flushes and closes what fork must), the planner imported first."""
+    for name in _PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    timeout = max(deadline - time.monotonic(), 0.0) + _GRACE
-    folder = tempfile.mkdtemp(prefix="strips-int-plan-")
-    process = context.Process(target=_run, args=(calls[index], timeout, folder, send), daemon=True)
+    process = context.Process(target=_run, args=(call, timeout, folder, send), daemon=True)
     process.start()
     send.close()
-    return _Child(index, process, receive, folder, time.monotonic())
+    return process.pid, lambda: (process.join(), process.exitcode)[1], receive
 
 
-def _receive(child: _Child) -> str | PlanResult | StripsIntError:
-    """The child's next message: a phase, its answer, its error; a child that died is an unknown answer."""
-    try:
-        message = child.receive.recv()
-    except EOFError:
-        child.process.join()
-        return PlanResult(UNKNOWN, detail=f"the planner process died (exit code {child.process.exitcode})")
-    if isinstance(message, tuple):  # StripsIntError does not survive pickling (three-argument constructor)
-        return StripsIntError(*message)
-    return message
+def _fresh_interpreter(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child ``python -m strips_int.planners.bounded`` in a session of its own, the call handed over in its folder."""
+    Path(folder, "call.pickle").write_bytes(pickle.dumps(call))
+    read, write = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "strips_int.planners.bounded", str(write), folder, str(timeout)],
+                               pass_fds=(write,), stdin=subprocess.DEVNULL, start_new_session=True)
+    os.close(write)
+    return process.pid, process.wait, Connection(read, writable=False)
 
 
 def _cpu_seconds() -> float:
@@ -149,7 +206,9 @@ def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
     side by side would read each other's; the parent removes the folder, even
     after killing the child.
     """
-    os.setpgid(0, 0)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)  # a backstop where the parent cannot see the tree
+    limit = math.ceil(timeout + _GRACE)
+    resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
     os.chdir(folder)
     tempfile.tempdir = folder  # unified-planning's PDDL files and plans
     from .convert import to_unified_planning
@@ -167,3 +226,9 @@ def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
         answer = PlanResult(UNKNOWN, detail=f"{call.planner} failed: {type(exc).__name__}: {brief(str(exc))}")
     send.send(answer)
     send.close()
+
+
+if __name__ == "__main__":  # a fresh interpreter's child: python -m strips_int.planners.bounded FD FOLDER TIMEOUT
+    _fd, _folder, _timeout = sys.argv[1:]
+    _run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
+         Connection(int(_fd), readable=False))

@@ -95,6 +95,17 @@ def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
     assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p)], "a planner outlived its time limit"
 
 
+def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
+    """unified-planning starts Fast Downward in a session of its own: stopping the call must still end it."""
+    grid = tmp_path / "open20.grid"
+    grid.write_text(open_grid(20))
+    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2", timeout=120)
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "unknown" and "time limit reached in planning" in data["reason"], data["reason"]
+    assert seconds < 10 + 25
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p)], "a planner outlived its time limit"
+
+
 def _planning_in(process: Path) -> bool:
     """Whether a process works in one of rc's per-call folders (a Fast Downward left running)."""
     try:
@@ -189,3 +200,20 @@ def test_output_into_a_closed_pipe_ends_quietly():
         child.stdout.close()  # gone before the verdict is written
         err = child.stderr.read().decode()
     assert child.returncode in (0, 1) and "Traceback" not in err and err == ""
+
+
+@pytest.mark.parametrize("prelude", ["", "import jax.numpy; jax.numpy.zeros(1)"])
+def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
+    """Children fork from the caller when that is safe, and from a forkserver beside JAX's threads;
+    either way a caller whose main module cannot be imported again (a script on stdin) gets its verdicts."""
+    script = f"""{prelude}
+from strips_int import load_domain
+from strips_int.grounders.overcooked import load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.rc import required_cooperation
+domain = load_domain("overcooked")
+result = required_cooperation(domain, layout_problem(load_grid({str(CORRIDOR)!r}), domain), jobs=3)
+print(result.verdict, result.reason)
+"""
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.stdout.strip() == "RC other", done.stderr[-2000:]
