@@ -32,15 +32,18 @@ def open_grid(size: int) -> str:
     return module.open_grid(size)
 
 
-def rc(*args: str, timeout: float = 120, cwd: Path = ROOT) -> tuple[subprocess.CompletedProcess, float]:
-    """``python -m strips_int.rc ARGS`` in a child limited to 3 GB (the start code built a billion soups), timed."""
+def rc(*args: str, timeout: float = 120, cwd: Path = ROOT, tmp: Path | None = None
+       ) -> tuple[subprocess.CompletedProcess, float]:
+    """``python -m strips_int.rc ARGS`` in a child limited to 3 GB (the start code built a billion soups), timed;
+    its temporary files (the planner calls' folders) under ``tmp``."""
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
     start = time.monotonic()
+    env = {**os.environ, "TMPDIR": str(tmp)} if tmp else None
     done = subprocess.run([sys.executable, "-m", "strips_int.rc", *args], capture_output=True, text=True,
-                          timeout=timeout, preexec_fn=limit, cwd=cwd)
+                          timeout=timeout, preexec_fn=limit, cwd=cwd, env=env)
     return done, time.monotonic() - start
 
 
@@ -86,30 +89,31 @@ def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
     """40x40: the start code enumerated every ground fluent before planning (no verdict after 300 s)."""
     grid = tmp_path / "open40.grid"
     grid.write_text(open_grid(40))
-    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", timeout=90)
+    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", timeout=90, tmp=tmp_path)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["verdict"] == "unknown" and data["reason"].startswith("time limit reached in ")
     assert all(agent["solvable_alone"] is None for agent in data["agents"].values())
     assert seconds < 2 + 25  # start-up and imports on a loaded machine, never the planner's own pace
-    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p)], "a planner outlived its time limit"
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p, tmp_path)], "a planner outlived its limit"
 
 
 def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
     """unified-planning starts Fast Downward in a session of its own: stopping the call must still end it."""
     grid = tmp_path / "open20.grid"
     grid.write_text(open_grid(20))
-    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2", timeout=120)
+    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2", timeout=120,
+                       tmp=tmp_path)
     data = json.loads(done.stdout)
     assert data["verdict"] == "unknown" and "time limit reached in planning" in data["reason"], data["reason"]
     assert seconds < 10 + 25
-    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p)], "a planner outlived its time limit"
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p, tmp_path)], "a planner outlived its limit"
 
 
-def _planning_in(process: Path) -> bool:
-    """Whether a process works in one of rc's per-call folders (a Fast Downward left running)."""
+def _planning_in(process: Path, tmp: Path) -> bool:
+    """Whether a process works in one of rc's per-call folders under ``tmp`` (a Fast Downward left running)."""
     try:
-        return b"strips-int-plan-" in (process / "cmdline").read_bytes()
+        return str(tmp).encode() in (process / "cmdline").read_bytes()
     except OSError:
         return False
 
