@@ -44,10 +44,11 @@ def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", t
     from strips_int.rc import NON_RC, RC, UNKNOWN, required_cooperation
 
     deadline = time.monotonic() + timeout
-    recipes = [None] if layout.old_rules else makeable_recipes(layout) or [None]
+    source = f"layout {layout.name}"
+    recipes = [None] if layout.old_rules else read_guarded(source, lambda: makeable_recipes(layout)) or [None]
     results = []
     for recipe in recipes:
-        problem = layout_problem(layout, domain, soups, recipe=recipe)
+        problem = read_guarded(source, lambda: layout_problem(layout, domain, soups, recipe=recipe))
         result = required_cooperation(domain, problem, planner, timeout, others, jobs=jobs, deadline=deadline)
         if result.verdict == NON_RC:
             return result
@@ -226,10 +227,10 @@ def check_numbers(args: argparse.Namespace) -> str | None:
         "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
         "plans": (1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
         "jobs": (args.jobs is None or 1 <= args.jobs <= MAX_JOBS, f"from 1 to {MAX_JOBS} jobs"),
-        "soups": (args.soups is None or 1 <= args.soups <= MAX_SOUPS,
+        "soups": (getattr(args, "soups", None) is None or 1 <= args.soups <= MAX_SOUPS,
                   f"at least 1 soup and at most {MAX_SOUPS}"),
     }
-    return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest))}"
+    return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest, None))}"
                  for dest, (ok, need) in needs.items() if not ok), None)  # NaN fails every comparison
 
 
