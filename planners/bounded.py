@@ -211,11 +211,11 @@ def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
     os.chdir(folder)
     tempfile.tempdir = folder  # unified-planning's PDDL files and plans
-    from .convert import to_unified_planning
-    from .solve import solve
-
     answer: Any
     try:
+        from .convert import to_unified_planning
+        from .solve import solve
+
         send.send(CONVERSION)
         task = to_unified_planning(call.domain, call.problem, call.actors)
         send.send(PLANNING)
