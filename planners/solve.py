@@ -1,90 +1,45 @@
-"""Calling a planner through unified-planning, with a time limit, and reading its answer honestly.
+"""Calling a planner through unified-planning and reading its answer honestly, in this process.
 
 Fast Downward (``up-fast-downward``, LAMA-first; the LAMA-2011 anytime
 configuration for several plans) is the default engine; pyperplan is the
 fallback, after UP's grounding and negative-condition compilers since it only
 takes plain STRIPS. Only a proof counts as unsolvable: Fast Downward proves it
 by exhausting the search space; a timeout, a memory limit or an incomplete
-search is ``unknown``. Pyperplan never proves unsolvability, and UP offers it no
-time limit, so it runs in a forked child process that is stopped at the limit.
+search is ``unknown``. Pyperplan never proves unsolvability, and UP offers it
+no time limit: :mod:`strips_int.planners.bounded` runs every call in a child
+process stopped at the deadline.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import time
-from dataclasses import dataclass
 from typing import Iterator
 
-import unified_planning.model as upm
 from unified_planning.engines import CompilationKind, PlanGenerationResultStatus as Status
 from unified_planning.engines.results import PlanGenerationResult
-from unified_planning.environment import get_environment
 from unified_planning.exceptions import UPException
 
-from strips_int.errors import StripsIntError
 from strips_int.task import GroundAction
 
 from .convert import UPTask
-
-FAST_DOWNWARD, PYPERPLAN = "fast-downward", "pyperplan"
-PLANNERS = (FAST_DOWNWARD, PYPERPLAN)
-SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
-#: How each proof of unsolvability is named in reports (SPEC section 8).
-BY_RELAXATION, BY_SEARCH = "relaxed reachability", "exhausted search"
+from .result import BY_SEARCH, FAST_DOWNWARD, PYPERPLAN, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult
 
 _SOLVED = (Status.SOLVED_SATISFICING, Status.SOLVED_OPTIMALLY)
 _PLANNED = _SOLVED + (Status.INTERMEDIATE,)  # an anytime search's plans before its last
 
 
-@dataclass(frozen=True)
-class PlanResult:
-    """What one planner call established: plans, a proof of unsolvability, or nothing."""
-
-    status: str
-    plans: tuple[tuple[GroundAction, ...], ...] = ()
-    proof: str | None = None
-    seconds: float = 0.0
-    detail: str = ""
-
-    @property
-    def plan(self) -> tuple[GroundAction, ...] | None:
-        """The first (for Fast Downward's anytime search: the longest) plan, or None."""
-        return self.plans[0] if self.plans else None
-
-
-def available_planners() -> list[str]:
-    """The engines of :data:`PLANNERS` that unified-planning can load here."""
-    installed = set(get_environment().factory.engines)
-    return [name for name in PLANNERS if name in installed]
-
-
-def resolve_planner(name: str) -> str:
-    """``auto`` is Fast Downward when installed, else pyperplan; a named engine must be installed."""
-    found = available_planners()
-    if name == "auto":
-        if not found:
-            raise StripsIntError("planner", None, "no planner installed: pip install up-fast-downward")
-        return found[0]
-    if name not in PLANNERS:
-        raise StripsIntError("planner", None, f"unknown planner {name!r} (known: auto, {', '.join(PLANNERS)})")
-    if name not in found:
-        raise StripsIntError("planner", None, f"{name} is not installed: pip install up-{name}")
-    return name
-
-
-def solve(task: UPTask, problem: upm.Problem, planner: str, timeout: float, plans: int = 1) -> PlanResult:
-    """Up to ``plans`` plans of ``problem`` (a clone of ``task.joint``), within ``timeout`` seconds."""
+def solve(task: UPTask, planner: str, timeout: float, plans: int = 1) -> PlanResult:
+    """Up to ``plans`` plans of ``task.up``; Fast Downward stops itself after ``timeout`` seconds."""
     start = time.perf_counter()
     try:
         if planner == PYPERPLAN:
-            result = _pyperplan(task, problem, timeout)
+            result = _pyperplan(task)
         elif plans > 1:
-            result = _anytime(task, problem, timeout, plans)
+            result = _anytime(task, timeout, plans)
         else:
             with _quiet(task), task.env.factory.OneshotPlanner(name=FAST_DOWNWARD) as engine:
-                answer = engine.solve(problem, timeout=timeout)
+                answer = engine.solve(task.up, timeout=timeout)
             result = _read(task, [answer])
     except UPException as exc:
         result = PlanResult(UNKNOWN, detail=f"{planner} failed: {exc}")
@@ -119,48 +74,26 @@ def _read(task: UPTask, answers: list[PlanGenerationResult]) -> PlanResult:
     return PlanResult(UNKNOWN, detail=last.name.lower())
 
 
-def _anytime(task: UPTask, problem: upm.Problem, timeout: float, plans: int) -> PlanResult:
+def _anytime(task: UPTask, timeout: float, plans: int) -> PlanResult:
     """Fast Downward's anytime search: each plan it reports is shorter than the one before."""
     answers = []
     with _quiet(task), task.env.factory.AnytimePlanner(name=FAST_DOWNWARD) as engine:
-        for answer in engine.get_solutions(problem, timeout=timeout):
+        for answer in engine.get_solutions(task.up, timeout=timeout):
             answers.append(answer)
             if len(_read(task, answers).plans) >= plans:
                 break
     return _read(task, answers)
 
 
-def _pyperplan(task: UPTask, problem: upm.Problem, timeout: float) -> PlanResult:
-    """Pyperplan on the grounded, negation-free problem, in a child stopped after ``timeout``."""
+def _pyperplan(task: UPTask) -> PlanResult:
+    """Pyperplan on the grounded, negation-free problem (no time limit of its own)."""
     kinds = [CompilationKind.GROUNDING, CompilationKind.NEGATIVE_CONDITIONS_REMOVING]
     names = ["up_grounder", "up_negative_conditions_remover"]
     with task.env.factory.Compiler(names=names, compilation_kinds=kinds) as compiler:
-        compiled = compiler.compile(problem)
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-
-    def run() -> None:
-        try:
-            with _quiet(task), task.env.factory.OneshotPlanner(name=PYPERPLAN) as engine:
-                answer = engine.solve(compiled.problem)
-            steps = None
-            if answer.plan is not None:
-                lifted = [compiled.map_back_action_instance(a) for a in answer.plan.actions]
-                steps = [(a.action.name, tuple(str(p.object().name) for p in a.actual_parameters)) for a in lifted]
-            send.send((answer.status.name.lower(), steps))
-        except Exception as exc:  # noqa: BLE001 - the parent reports it; a child must not die silently
-            send.send((f"pyperplan failed: {exc}", None))
-
-    child = context.Process(target=run, daemon=True)
-    child.start()
-    ready = receive.poll(timeout)
-    if not ready:
-        child.kill()
-        child.join()
-        return PlanResult(UNKNOWN, detail="timeout")
-    status, steps = receive.recv()
-    child.join()
-    if steps is not None:
-        plan = tuple(task.ground_named(name, args) for name, args in steps)
-        return PlanResult(SOLVED, (plan,), detail="1 plan")
-    return PlanResult(UNKNOWN, detail=f"{status} (pyperplan proves no unsolvability)")
+        compiled = compiler.compile(task.up)
+    with _quiet(task), task.env.factory.OneshotPlanner(name=PYPERPLAN) as engine:
+        answer = engine.solve(compiled.problem)
+    if answer.plan is None:
+        return PlanResult(UNKNOWN, detail=f"{answer.status.name.lower()} (pyperplan proves no unsolvability)")
+    plan = tuple(task.ground(compiled.map_back_action_instance(a)) for a in answer.plan.actions)
+    return PlanResult(SOLVED, (plan,), detail="1 plan")

@@ -18,28 +18,23 @@ The candidate joint plan is executed and analysed like a recorded trace.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from strips_int.planners import (
-    BY_RELAXATION,
-    SOLVED,
-    UNKNOWN,
-    UNSOLVABLE,
-    PlanResult,
-    resolve_planner,
-    solve,
-    to_unified_planning,
-)
+from strips_int.planners.bounded import Call, solve_all
+from strips_int.planners.result import BY_RELAXATION, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult, resolve_planner, stopped
 
 from .domain import Domain
 from .errors import StripsIntError
 from .reachability import Reachable, relaxed_reachable
-from .report import Report, analyze, format_interdependence
 from .task import Fact, GroundAction, Problem, format_fact
 from .trace import Step, Trace
+
+if TYPE_CHECKING:
+    from .report import Report
 
 RC, NON_RC = "RC", "non-RC"
 CAPABILITY, REACH, OTHER = "capability", "reach", "other"
@@ -93,7 +88,13 @@ class RCResult:
 
     @property
     def reason(self) -> str | None:
-        """The reasons of the agents that cannot do it alone, joined (``reach``, ``capability/reach``)."""
+        """RC: the reasons of the agents that cannot do it alone, joined (``reach``, ``capability/reach``).
+
+        Unknown: what left the planner calls open (``time limit reached in planning``).
+        """
+        if self.verdict == UNKNOWN:
+            searches = [self.joint, *(a.search for a in self.agents.values())]
+            return "; ".join(sorted({s.detail for s in searches if s.status == UNKNOWN})) or None
         found = sorted({a.why.reason for a in self.agents.values() if a.why is not None})
         return "/".join(found) if self.verdict == RC and found else None
 
@@ -145,45 +146,72 @@ def required_cooperation(
     timeout: float = 60.0,
     others: str = IDLE,
     plans: int = 1,
+    jobs: int | None = None,
+    deadline: float | None = None,
 ) -> RCResult:
     """Classify ``problem`` as RC / non-RC / unsolvable / unknown (SPEC section 8).
 
     ``others`` is ``idle`` (the other agents stay where they are) or ``absent``
-    (initial facts naming them are dropped). ``timeout`` bounds each planner
-    call; ``plans`` asks for up to that many joint plans.
+    (initial facts naming them are dropped). ``timeout`` bounds the whole
+    classification in seconds of wall time, conversion to the planner's form
+    included (``deadline``, a ``time.monotonic()`` instant, instead bounds
+    several problems together): a planner call still running then is unknown,
+    named by the phase it stopped in. The planner calls (each agent's
+    projection, the joint problem) run in up to ``jobs`` processes at once
+    (default: every CPU this process may use); ``plans`` asks for up to that
+    many joint plans.
     """
     if others not in (IDLE, ABSENT):
         raise ValueError(f"others must be {IDLE!r} or {ABSENT!r}, not {others!r}")
+    if not (math.isfinite(timeout) and timeout > 0) or plans < 1 or (jobs is not None and jobs < 1):
+        raise ValueError(f"need a positive, finite time limit and at least one plan and job, not "
+                         f"timeout={timeout}, plans={plans}, jobs={jobs}")
     start = time.perf_counter()
+    deadline = time.monotonic() + timeout if deadline is None else deadline
     planner = resolve_planner(planner)
-    task = to_unified_planning(domain, problem)
+    agent_names = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
     team = relaxed_reachable(domain, problem)
-    bodies = {a: _body_facts(domain, problem, a) for a in task.agents} if others == ABSENT else {}
-    agents = {}
-    for agent in task.agents:
-        alone = _without(problem, {a: facts for a, facts in bodies.items() if a != agent})
-        mine = relaxed_reachable(domain, alone, actors=[agent])
-        if not _goal_reached(mine, problem.goal):
-            search = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
-        else:
-            search = solve(task, task.projection([agent], alone.init), planner, timeout)
-        why = None
-        if search.status == UNSOLVABLE:
-            why = explain(domain, problem, alone, agent, team, mine)
-        solvable = {SOLVED: True, UNSOLVABLE: False}.get(search.status)
-        agents[agent] = AgentResult(agent, solvable, search, why)
-    if not _goal_reached(team, problem.goal):
-        joint = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
+    bodies = {a: _body_facts(domain, problem, a) for a in agent_names} if others == ABSENT else {}
+    alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
+    mine = {a: relaxed_reachable(domain, alone[a], actors=[a]) for a in agent_names}
+    calls = {None: Call(domain, problem, agent_names, planner, plans)} if _goal_reached(team, problem.goal) else {}
+    calls.update((a, Call(domain, alone[a], (a,), planner)) for a in agent_names if _goal_reached(mine[a], problem.goal))
+    if time.monotonic() < deadline:
+        answers = dict(zip(calls, solve_all(list(calls.values()), deadline, _jobs(jobs))))
     else:
-        joint = solve(task, task.joint, planner, timeout, plans)
+        answers = {key: stopped("relaxed reachability", time.perf_counter() - start) for key in calls}
+    unreachable = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
+    agents = {}
+    for agent in agent_names:
+        search = answers.get(agent, unreachable)
+        why = explain(domain, problem, alone[agent], agent, team, mine[agent]) if search.status == UNSOLVABLE else None
+        agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(search.status), search, why)
+    joint = answers.get(None, unreachable)
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
+    reports = _analyse(domain, problem, joint)
+    return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start)
+
+
+def _jobs(jobs: int | None) -> int:
+    """``jobs``, by default every CPU this process may use."""
+    if jobs is not None:
+        return jobs
+    from .evaluate import available_cpus
+
+    return available_cpus()
+
+
+def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
+    """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
+    from .report import analyze
+
     reports = tuple(analyze(domain, plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}"))
                     for i, plan in enumerate(joint.plans))
-    for report in reports:  # executing a plan validates it step by step; the goal is checked here
+    for report in reports:
         if report.achieved != problem.goal:
             raise StripsIntError(report.source, None, f"the planner's plan misses the goal facts "
                                  f"{' '.join(format_fact(f) for f in sorted(problem.goal - report.achieved))}")
-    return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start)
+    return reports
 
 
 def _verdict(alone: list[bool | None], joint: str) -> str:
@@ -292,6 +320,8 @@ def plan_trace(problem: Problem, plan: tuple[GroundAction, ...], source: str) ->
 
 def format_text(result: RCResult) -> str:
     """The human-readable verdict ``python -m strips_int.rc`` prints."""
+    from .report import format_interdependence
+
     reason = f" ({result.reason})" if result.reason else ""
     lines = [
         f"{result.problem.source}: {result.verdict}{reason}",
@@ -317,7 +347,7 @@ def format_text(result: RCResult) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # the command line lives in strips_int.rc_cli
-    from .rc_cli import main
+if __name__ == "__main__":  # the command line lives in strips_int.rc_cli, reached as ``strips-int rc``
+    from .cli import main
 
-    sys.exit(main())
+    sys.exit(main(["rc", *sys.argv[1:]]))

@@ -16,14 +16,22 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
-from .errors import StripsIntError
+from .errors import StripsIntError, brief
+
+T = TypeVar("T")
+#: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
+#: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
+#: (README, ``benchmarks/rc_layouts.py --scaling``), so more could only end "unknown", ever more slowly built.
+MAX_SOUPS = 100
+#: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
+MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
 
 def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
-              others: str = "idle") -> Any:
-    """RC of an Overcooked layout under its own rules and recipes (SPEC section 8).
+              others: str = "idle", jobs: int | None = None) -> Any:
+    """RC of an Overcooked layout under its own rules and recipes (SPEC section 8), all within ``timeout`` seconds.
 
     Old rules: one problem. New rules: one per set of ingredient kinds among the
     makeable orders (``makeable_recipes``), combined as "some ordered soup":
@@ -34,12 +42,13 @@ def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", t
     from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
     from strips_int.rc import NON_RC, RC, UNKNOWN, required_cooperation
 
-    if layout.old_rules:
-        return required_cooperation(domain, layout_problem(layout, domain, soups), planner, timeout, others)
+    deadline = time.monotonic() + timeout
+    source = f"layout {layout.name}"
+    recipes = [None] if layout.old_rules else read_guarded(source, lambda: makeable_recipes(layout)) or [None]
     results = []
-    for recipe in makeable_recipes(layout) or [None]:
-        result = required_cooperation(domain, layout_problem(layout, domain, soups, recipe=recipe), planner, timeout,
-                                      others)
+    for recipe in recipes:
+        problem = read_guarded(source, lambda: layout_problem(layout, domain, soups, recipe=recipe))
+        result = required_cooperation(domain, problem, planner, timeout, others, jobs=jobs, deadline=deadline)
         if result.verdict == NON_RC:
             return result
         results.append(result)
@@ -47,7 +56,7 @@ def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", t
 
 
 def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0,
-                     others: str = "idle") -> Iterator[Any]:
+                     others: str = "idle", jobs: int | None = None) -> Iterator[Any]:
     """The RC result of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
     from strips_int.grounders.overcooked import GROUNDER, get_layout
 
@@ -56,9 +65,25 @@ def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", ti
     domain = load_domain(GROUNDER.domain)
     for name in names:
         try:
-            yield layout_rc(domain, get_layout(name), soups, planner, timeout, others)
+            layout = read_guarded(f"layout {name}", lambda: get_layout(name))
+            yield layout_rc(domain, layout, soups, planner, timeout, others, jobs)
         except StripsIntError as exc:
             yield exc
+
+
+def read_guarded(source: str, read: Callable[[], T]) -> T:
+    """``read()``, any failure of a grounder's reader on odd input turned into one error naming ``source``.
+
+    The readers raise :class:`StripsIntError` for what they check; this keeps
+    what they miss (a ``.layout`` file's orders given as a number) from
+    becoming a traceback.
+    """
+    try:
+        return read()
+    except StripsIntError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever a reader misses is still one error line
+        raise StripsIntError(source, None, f"cannot be read: {type(exc).__name__}: {brief(str(exc))}") from None
 
 
 TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
@@ -100,10 +125,13 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv, .md or .tex)")
     parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
                         "fast-downward, pyperplan")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call (default 60)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds of wall time for one problem, "
+                        "conversion and every planner call included (--all-layouts: per layout; default 60)")
     parser.add_argument("--others", choices=("idle", "absent"), default="idle",
                         help="in a projection the other agents stay where they are (idle) or are removed")
     parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
+    parser.add_argument("--jobs", type=int, metavar="N", help="planner calls at once (default: the CPUs "
+                        "this process may use)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_grounder_options(parser, "start")
     return parser
@@ -132,8 +160,10 @@ def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = F
         out.write_text(text)
 
 
+#: Every character LaTeX gives a meaning in text (and a line break, which would end the row).
 _LATEX = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
-                        "{": r"\{", "}": r"\}"})
+                        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                        "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "})
 
 
 def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
@@ -168,7 +198,7 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
             domain = named or load_domain(grounder.domain)
             try:
-                problem = grounder.start_problem(name, domain, **mine)
+                problem = read_guarded(name, lambda: grounder.start_problem(name, domain, **mine))
             except StripsIntError as exc:
                 first_error = first_error or exc
                 continue
@@ -183,12 +213,27 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
                  "or --all-layouts")
 
 
+def check_numbers(args: argparse.Namespace) -> str | None:
+    """The first numeric option outside its limits, as a usage error; checked before anything is read or planned."""
+    needs = {
+        "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
+        "plans": (1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
+        "jobs": (args.jobs is None or 1 <= args.jobs <= MAX_JOBS, f"from 1 to {MAX_JOBS} jobs"),
+        "soups": (getattr(args, "soups", None) is None or 1 <= args.soups <= MAX_SOUPS,
+                  f"at least 1 soup and at most {MAX_SOUPS}"),
+    }
+    return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest, None))}"
+                 for dest, (ok, need) in needs.items() if not ok), None)  # NaN fails every comparison
+
+
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc") -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    if args.plans < 1 or args.timeout <= 0:
-        parser.error("--plans must be at least 1 and --timeout positive")
+    wrong = check_numbers(args)
+    if wrong is not None:
+        print(f"{parser.prog}: error: {wrong}", file=sys.stderr)
+        return 2
     from strips_int.rc import format_text, required_cooperation
 
     try:
@@ -200,7 +245,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
             start, rows = time.perf_counter(), []
             names = known_layouts(aliases=False)
             for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
-                                                            args.planner, args.timeout, args.others)):
+                                                            args.planner, args.timeout, args.others, args.jobs)):
                 rows.append(table_row(result, name))
                 print(f"{name}: {rows[-1]['verdict']} ({rows[-1]['seconds'] or rows[-1]['error']})", file=sys.stderr,
                       flush=True)
@@ -208,7 +253,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
             print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
             return 0
         domain, problem = start_problem(args, parser)
-        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans)
+        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans, args.jobs)
     except StripsIntError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -216,5 +261,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # through strips_int.cli, which ends quietly when output goes into a closed pipe
+    from .cli import main as cli_main
+
+    sys.exit(cli_main(["rc", *sys.argv[1:]]))

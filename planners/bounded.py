@@ -1,0 +1,234 @@
+"""Planner calls in child processes: in parallel, and stopped at a deadline, conversion included.
+
+Each call converts its problem to unified-planning and plans in a child
+process of its own, which Fast Downward's processes are found below when it is
+stopped (and whose CPU limit they inherit, as a backstop). The parent waits for the answers until the deadline,
+then kills the groups still running and reports the phase each was stopped in
+(``start-up``, ``conversion``, ``planning``; ``the queue`` for a call that
+never got a CPU): unknown, never a guess. Results do not depend on ``jobs``:
+the calls are independent and each runs alone in its process.
+
+Children fork from this process, which imports unified-planning once for all
+of them, where that is safe: no other thread and no JAX runtime (fork copies
+their threads in a broken state). Else each child is a fresh interpreter
+(``python -m strips_int.planners.bounded``, 1.5 s of imports per call):
+multiprocessing's spawn and forkserver would first import the caller's main
+module again in every child, which fails for a script read from stdin and
+reruns a script without a main guard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import math
+import multiprocessing
+import os
+import pickle
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from strips_int.domain import Domain
+from strips_int.errors import StripsIntError, brief
+from strips_int.task import Problem
+
+from .result import UNKNOWN, PlanResult, stopped
+
+START_UP, CONVERSION, PLANNING, QUEUE = "start-up", "conversion", "planning", "the queue"
+#: Imported once before the first forked child, so that each starts with unified-planning loaded.
+_PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
+#: A child's engine gets this much longer than the deadline: the parent, not the engine, says when time is up.
+_GRACE = 5.0
+
+
+@dataclass(frozen=True)
+class Call:
+    """One planner call: ``problem`` in which only ``actors`` act, up to ``plans`` plans."""
+
+    domain: Domain
+    problem: Problem
+    actors: tuple[str, ...]
+    planner: str
+    plans: int = 1
+
+
+@dataclass
+class _Child:
+    """A running call: its process, the pipe it answers on, its folder, and the phase it last reported."""
+
+    index: int
+    pid: int
+    reap: Callable[[], int | None]  # waits for the process and gives its exit code
+    receive: Connection
+    folder: str
+    started: float
+    phase: str = START_UP
+
+    def end(self) -> int | None:
+        """Reap the child, remove its folder; its exit code."""
+        code = self.reap()
+        self.receive.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return code
+
+    def stop(self) -> None:
+        """Kill the child and every process below it, then end it.
+
+        unified-planning starts Fast Downward in a session of its own, out of
+        reach of a process-group kill; so the tree is found in /proc and
+        stopped (SIGSTOP: a stopped process starts no other) until no new
+        process turns up, then killed.
+        """
+        frozen: set[int] = set()
+        while new := ({self.pid} | _descendants(self.pid)) - frozen:
+            for pid in new:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
+            frozen |= new
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self.end()
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid``, from /proc (none found where there is no /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])  # after "pid (command)": state, ppid
+            parents.setdefault(parent, []).append(int(stat.parent.name))
+    found, frontier = set(), [pid]
+    while frontier:
+        below = parents.get(frontier.pop(), [])
+        frontier += [p for p in below if p not in found]
+        found.update(below)
+    return found
+
+
+def solve_all(calls: Sequence[Call], deadline: float, jobs: int = 1) -> list[PlanResult]:
+    """Each call's answer, in order, by at most ``jobs`` child processes at once, all ended by ``deadline``.
+
+    ``deadline`` is a ``time.monotonic()`` instant. A child's
+    :class:`StripsIntError` (a type the planner cannot take, a plan step that
+    does not ground) is raised here once every child has ended.
+    """
+    launch = _fork if _fork_is_safe() else _fresh_interpreter
+    pending = list(range(len(calls)))
+    running: dict[Connection, _Child] = {}
+    results: dict[int, PlanResult] = {}
+    error: StripsIntError | None = None
+    try:
+        while (pending or running) and time.monotonic() < deadline:
+            while pending and len(running) < max(jobs, 1):
+                index = pending.pop(0)
+                folder = tempfile.mkdtemp(prefix="strips-int-plan-")
+                timeout = max(deadline - time.monotonic(), 0.0) + _GRACE
+                pid, reap, receive = launch(calls[index], timeout, folder)
+                running[receive] = _Child(index, pid, reap, receive, folder, time.monotonic())
+            for receive in wait(list(running), timeout=max(deadline - time.monotonic(), 0)):
+                child = running[receive]
+                try:
+                    message = receive.recv()
+                except EOFError:  # the child died without an answer (killed, out of memory)
+                    del running[receive]
+                    results[child.index] = PlanResult(
+                        UNKNOWN, detail=f"the planner process died (exit code {child.end()})")
+                    continue
+                if isinstance(message, str):
+                    child.phase = message
+                    continue
+                del running[receive]
+                child.end()
+                if isinstance(message, tuple):  # StripsIntError does not survive pickling (three-argument constructor)
+                    error = error or StripsIntError(*message)
+                    message = PlanResult(UNKNOWN, detail=str(error))
+                results[child.index] = message
+    finally:
+        for child in running.values():
+            child.stop()
+            results[child.index] = stopped(child.phase, time.monotonic() - child.started)
+    if error is not None:
+        raise error
+    unstarted = QUEUE if len(pending) < len(calls) else START_UP
+    return [results.get(i) or stopped(unstarted, 0.0) for i in range(len(calls))]
+
+
+def _fork_is_safe() -> bool:
+    return hasattr(os, "fork") and threading.active_count() == 1 and "jax" not in sys.modules
+
+
+def _fork(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child forked from this process (multiprocessing flushes and closes what fork must), the planner imported first."""
+    for name in _PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_run, args=(call, timeout, folder, send), daemon=True)
+    process.start()
+    send.close()
+    return process.pid, lambda: (process.join(), process.exitcode)[1], receive
+
+
+def _fresh_interpreter(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child ``python -m strips_int.planners.bounded`` in a session of its own, the call handed over in its folder."""
+    Path(folder, "call.pickle").write_bytes(pickle.dumps(call))
+    read, write = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "strips_int.planners.bounded", str(write), folder, str(timeout)],
+                               pass_fds=(write,), stdin=subprocess.DEVNULL, start_new_session=True)
+    os.close(write)
+    return process.pid, process.wait, Connection(read, writable=False)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its ended children (Fast Downward's translator and search)."""
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
+    """In the child: convert, plan, send the phases and the answer.
+
+    The child works in ``folder``, its temporary files there too: Fast Downward
+    writes its translation (``output.sas``) into the working folder, and calls
+    side by side would read each other's; the parent removes the folder, even
+    after killing the child.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)  # a backstop where the parent cannot see the tree
+    limit = math.ceil(timeout + _GRACE)
+    resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    os.chdir(folder)
+    tempfile.tempdir = folder  # unified-planning's PDDL files and plans
+    answer: Any
+    try:
+        from .convert import to_unified_planning
+        from .solve import solve
+
+        send.send(CONVERSION)
+        task = to_unified_planning(call.domain, call.problem, call.actors)
+        send.send(PLANNING)
+        answer = dataclasses.replace(solve(task, call.planner, timeout, call.plans), cpu=_cpu_seconds())
+    except StripsIntError as exc:
+        answer = (exc.source, exc.where, exc.message)
+    except Exception as exc:  # noqa: BLE001 - the parent reports it as this call's unknown answer
+        answer = PlanResult(UNKNOWN, detail=f"{call.planner} failed: {type(exc).__name__}: {brief(str(exc))}")
+    send.send(answer)
+    send.close()
+
+
+if __name__ == "__main__":  # a fresh interpreter's child: python -m strips_int.planners.bounded FD FOLDER TIMEOUT
+    _fd, _folder, _timeout = sys.argv[1:]
+    _run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
+         Connection(int(_fd), readable=False))

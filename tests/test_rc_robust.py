@@ -1,0 +1,223 @@
+"""``rc`` bounded, validated and parallel: arguments checked at the door, the time limit over the whole call
+(conversion included), planner calls side by side with the sequential answers, LaTeX tables escaped, cheap imports."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from strips_int.domain import packaged_domain
+from strips_int.grounders.overcooked import get_layout, load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.rc import required_cooperation
+from strips_int.rc_cli import main
+
+CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
+
+
+def open_grid(size: int) -> str:
+    """The benchmark's ``size`` x ``size`` open grid (benchmarks/rc_layouts.py), counters around open floor."""
+    spec = importlib.util.spec_from_file_location("rc_layouts", ROOT / "benchmarks" / "rc_layouts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.open_grid(size)
+
+
+def rc(*args: str, timeout: float = 120, cwd: Path = ROOT, tmp: Path | None = None
+       ) -> tuple[subprocess.CompletedProcess, float]:
+    """``python -m strips_int.rc ARGS`` in a child limited to 3 GB (the start code built a billion soups), timed;
+    its temporary files (the planner calls' folders) under ``tmp``."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    start = time.monotonic()
+    env = {**os.environ, "TMPDIR": str(tmp)} if tmp else None
+    done = subprocess.run([sys.executable, "-m", "strips_int.rc", *args], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=limit, cwd=cwd, env=env)
+    return done, time.monotonic() - start
+
+
+@pytest.fixture(scope="module")
+def overcooked():
+    from strips_int import load_domain
+
+    return load_domain(packaged_domain("overcooked"))
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--timeout", "nan"], "--timeout"),
+    (["--timeout", "inf"], "--timeout"),
+    (["--timeout", "0"], "--timeout"),
+    (["--timeout", "-1"], "--timeout"),
+    (["--plans", "0"], "--plans"),
+    (["--jobs", "0"], "--jobs"),
+    (["--soups", "0"], "--soups"),
+])
+def test_numeric_options_are_checked_at_the_door(capsys, args, option):
+    started = time.process_time()
+    assert main(["--layout", "cramped_room", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"argument {option}: need" in err and "Traceback" not in err
+    assert time.process_time() - started < 0.5  # refused before any planning
+
+
+def test_a_billion_soups_is_refused_at_once():
+    done, seconds = rc("--layout", "cramped_room", "--soups", "1000000000", timeout=60)
+    assert done.returncode == 2 and seconds < 30
+    assert done.stderr.count("\n") == 1 and "argument --soups: need at least 1 soup and at most" in done.stderr
+
+
+def test_library_errors_do_not_name_flags(overcooked):
+    problem = layout_problem(load_grid(CORRIDOR), overcooked)
+    for bad in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"timeout": 0}, {"plans": 0}, {"jobs": 0}):
+        with pytest.raises(ValueError) as error:
+            required_cooperation(overcooked, problem, **bad)
+        assert "--" not in str(error.value)
+
+
+def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
+    """40x40: the start code enumerated every ground fluent before planning (no verdict after 300 s)."""
+    grid = tmp_path / "open40.grid"
+    grid.write_text(open_grid(40))
+    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", timeout=90, tmp=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "unknown" and data["reason"].startswith("time limit reached in ")
+    assert all(agent["solvable_alone"] is None for agent in data["agents"].values())
+    assert seconds < 2 + 25  # start-up and imports on a loaded machine, never the planner's own pace
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p, tmp_path)], "a planner outlived its limit"
+
+
+def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
+    """unified-planning starts Fast Downward in a session of its own: stopping the call must still end it."""
+    grid = tmp_path / "open20.grid"
+    grid.write_text(open_grid(20))
+    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2", timeout=120,
+                       tmp=tmp_path)
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "unknown" and "time limit reached in planning" in data["reason"], data["reason"]
+    assert seconds < 10 + 25
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p, tmp_path)], "a planner outlived its limit"
+
+
+def _planning_in(process: Path, tmp: Path) -> bool:
+    """Whether a process works in one of rc's per-call folders under ``tmp`` (a Fast Downward left running)."""
+    try:
+        return str(tmp).encode() in (process / "cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def test_the_planner_is_given_only_the_true_initial_facts(overcooked):
+    """A 28x28 grid has 532,703 ground fluents; the planner's problem lists the true ones only."""
+    from strips_int.planners import to_unified_planning
+
+    problem = layout_problem(load_grid_text(open_grid(28), "open28"), overcooked)
+    started = time.process_time()
+    task = to_unified_planning(overcooked, problem, ("player0",))
+    assert len(task.up.initial_values) == len(problem.init) + 1  # (acting player0)
+    assert time.process_time() - started < 5
+
+
+def load_grid_text(text: str, name: str):
+    from strips_int.grounders.overcooked.layouts import parse_grid
+
+    return parse_grid(text, name, name)
+
+
+def test_an_unknown_verdict_names_the_phase_the_limit_stopped(capsys):
+    assert main(["--grid", str(CORRIDOR), "--timeout", "0.01"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("layout corridor: unknown (time limit reached in ")
+
+
+@pytest.mark.parametrize("name, others", [("cramped_room", "idle"), ("forced_coordination", "idle"),
+                                          ("corridor", "absent")])
+def test_parallel_calls_give_the_sequential_answers(overcooked, name, others):
+    layout = load_grid(CORRIDOR) if name == "corridor" else get_layout(name)
+    problem = layout_problem(layout, overcooked)
+    one, three = (required_cooperation(overcooked, problem, others=others, jobs=jobs) for jobs in (1, 3))
+    assert (one.verdict, one.reason) == (three.verdict, three.reason)
+    assert one.joint.plans == three.joint.plans
+    for agent in one.agents:
+        a, b = one.agents[agent], three.agents[agent]
+        assert (a.solvable_alone, a.search.plans, a.search.proof, a.why) == (
+            b.solvable_alone, b.search.plans, b.search.proof, b.why)
+
+
+def test_latex_table_escapes_every_special(tmp_path):
+    from strips_int.errors import StripsIntError
+    from strips_int.rc_cli import _write_table, table_row
+
+    row = table_row(StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext"), "a~b^c")
+    _write_table([row], tmp_path / "t.tex")
+    body = (tmp_path / "t.tex").read_text().split(r"\hline")[2]
+    assert r"a\textasciitilde{}b\textasciicircum{}c" in body
+    assert r"50\% \textless{}of\textgreater{} \{x\} \textbar{} \$y \& \#z \textbackslash{} w next" in body
+    cells = body.replace(r"\textasciitilde{}", "").replace(r"\textasciicircum{}", "")
+    assert "~" not in cells and "^" not in cells and body.strip().count("\n") == 0
+
+
+def test_import_does_not_load_the_planner():
+    code = "import sys, strips_int.rc, strips_int.rc_cli; print('unified_planning' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+@pytest.mark.parametrize("text", [
+    '{"grid": "XPXX\\nO12S\\nXDXX", "start_all_orders": 5}',
+    '{"grid": ["XPXX", "O12S", "XDXX"]}',
+    '{"grid": "XPXX\\nO12S\\nXDXX", "start_all_orders": [{"ingredients": 5}]}',
+])
+def test_a_bad_layout_file_is_one_error_line(tmp_path, capsys, text):
+    layout = tmp_path / "bad.layout"
+    layout.write_text(text)
+    assert main(["--grid", str(layout)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_environment_is_not_littered(tmp_path):
+    """Fast Downward writes output.sas into the working folder; calls side by side get folders of their own."""
+    before = set(os.listdir(tmp_path))
+    done, _ = rc("--grid", str(CORRIDOR), "--jobs", "3", cwd=tmp_path)
+    assert done.returncode == 0 and "RC (other)" in done.stdout
+    assert set(os.listdir(tmp_path)) == before
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """``python -m strips_int.rc ... | head -1``: no traceback when the reader has gone."""
+    from helpers import EXAMPLES, SAR
+
+    command = [sys.executable, "-m", "strips_int.rc", str(SAR), str(EXAMPLES / "fire-out.problem.pddl")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as child:
+        child.stdout.close()  # gone before the verdict is written
+        err = child.stderr.read().decode()
+    assert child.returncode in (0, 1) and "Traceback" not in err and err == ""
+
+
+@pytest.mark.parametrize("prelude", ["", "import jax.numpy; jax.numpy.zeros(1)"])
+def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
+    """Children fork from the caller when that is safe, and from a forkserver beside JAX's threads;
+    either way a caller whose main module cannot be imported again (a script on stdin) gets its verdicts."""
+    script = f"""{prelude}
+from strips_int import load_domain
+from strips_int.grounders.overcooked import load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.rc import required_cooperation
+domain = load_domain("overcooked")
+result = required_cooperation(domain, layout_problem(load_grid({str(CORRIDOR)!r}), domain), jobs=3)
+print(result.verdict, result.reason)
+"""
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.stdout.strip() == "RC other", done.stderr[-2000:]
