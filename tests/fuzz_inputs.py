@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -217,6 +218,15 @@ def huge_string_pickle() -> bytes:
 
 # ---------------------------------------------------------------- the promise
 
+class Broken(AssertionError):
+    """The promise is broken: an error not one bounded line naming its file, or an exception that escaped."""
+
+
+def promise(condition: bool, message: str) -> None:
+    if not condition:
+        raise Broken(message)
+
+
 @contextlib.contextmanager
 def time_limit(seconds: int) -> Iterator[None]:
     """Fail (TimeoutError) when the block runs longer than ``seconds``: a hang fails one example."""
@@ -240,9 +250,9 @@ def time_limit(seconds: int) -> Iterator[None]:
 def check_error(exc: StripsIntError, path: Path | str, *named: Path | str) -> str:
     """The promise of an error: one bounded line naming the file (or one of the files it ``named``)."""
     text = str(exc)
-    assert "\n" not in text and "\r" not in text, f"error of more than one line: {text[:MAX_ERROR]!r}"
-    assert len(text) <= MAX_ERROR + len(str(path)), f"error of {len(text)} characters: {text[:MAX_ERROR]!r}..."
-    assert any(str(p) in text for p in (path, *named)), f"error does not name the file {path}: {text!r}"
+    promise("\n" not in text and "\r" not in text, f"error of more than one line: {text[:MAX_ERROR]!r}")
+    promise(len(text) <= MAX_ERROR + len(str(path)), f"error of {len(text)} characters: {text[:MAX_ERROR]!r}...")
+    promise(any(str(p) in text for p in (path, *named)), f"error does not name the file {path}: {text[:MAX_ERROR]!r}")
     return text
 
 
@@ -272,16 +282,16 @@ def read_and_analyse(path: Path, domain: Any, problem: Any = None, named: tuple[
 
 @contextlib.contextmanager
 def escapes() -> Iterator[None]:
-    """Any exception but a StripsIntError (or a failed check) as an AssertionError naming it and where it
-    was raised: readable, and hypothesis cannot trim a RecursionError's traceback (it fails on it)."""
+    """Any exception but a StripsIntError (or a broken promise) as :class:`Broken`, naming it and where it
+    was raised (one line a failing example can show)."""
     try:
         yield
-    except (StripsIntError, AssertionError):
+    except (StripsIntError, Broken):
         raise
-    except Exception as exc:
+    except Exception as exc:  # MemoryError, RecursionError, TimeoutError, a library's AssertionError, ...
         frames = traceback.extract_tb(exc.__traceback__, limit=-1)
         where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-        raise AssertionError(f"{type(exc).__name__} escaped at {where}: {str(exc)[:200]}") from None
+        raise Broken(f"{type(exc).__name__} escaped at {where}: {str(exc)[:200]}") from None
 
 
 def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
@@ -306,17 +316,46 @@ def run_cli(*args: str, stdin: bytes | None = None, timeout: int = CLI_SECONDS,
                           preexec_fn=limit, cwd=cwd)
 
 
+#: A traceback, also as Python prints it under ``sys.tracebacklimit = 0`` (which the pddl parser leaves set):
+#: the exception's class and message alone.
+_TRACEBACK = re.compile(r"^(Traceback|Exception ignored|[A-Za-z_][\w.]*(Error|Exception|Warning)\b)", re.MULTILINE)
+
+
+def _last_frame(err: str) -> str:
+    """A traceback's last frame and exception, in one line."""
+    lines = err.strip().splitlines()
+    frames = [line.strip() for line in lines if line.strip().startswith("File ")]
+    return f"{frames[-1] if frames else ''} -> {lines[-1] if lines else ''}"[:MAX_ERROR]
+
+
 def check_cli(result: subprocess.CompletedProcess, codes: tuple[int, ...] = (0, 1, 2)) -> list[str]:
     """The promise of a command line: an expected exit code, no traceback; its error lines (stderr lines
-    starting with ``error:``, or ``--json``'s error objects)."""
+    with ``error:``, as ``error: FILE: ...`` and argparse's ``PROG: error: ...``, or ``--json``'s error objects)."""
     err = result.stderr.decode(errors="replace")
-    assert "Traceback" not in err, err[-3000:]
-    assert result.returncode in codes, f"exit {result.returncode}: {err[-2000:]}"
-    lines = [line for line in err.splitlines() if line.startswith("error")]
+    promise(not _TRACEBACK.search(err), f"a traceback: {_last_frame(err)}")
+    promise(result.returncode in codes, f"exit {result.returncode}, expected {codes}: {err[-2000:]}")
+    lines = [line for line in err.splitlines() if "error:" in line]
     for line in result.stdout.decode(errors="replace").splitlines():
         with contextlib.suppress(ValueError):
             if isinstance(obj := json.loads(line), dict) and "error" in obj:
                 lines.append(f"error: {obj['error']}")
     for line in lines:
-        assert len(line) <= MAX_ERROR + 200, f"error line of {len(line)} characters: {line[:MAX_ERROR]}..."
+        promise(len(line) <= MAX_ERROR + 200, f"error line of {len(line)} characters: {line[:MAX_ERROR]}...")
     return lines
+
+
+def delivery_game(reward: int = 20) -> dict:
+    """User-study JSON of player 1 serving the soup that is ready in the pot at the start (one delivery,
+    rewarded ``reward``): dish, soup, window."""
+    ready = {"name": "soup", "position": [4, 1], "state": ["onion", 3, 20]}
+    p0 = _player([1, 1], [-1, 0])
+    rows = [((_player([3, 1], [-1, 0]), {"4,1": ready}), [STAY, S]),
+            ((_player([3, 1], [0, 1]), {"4,1": ready}), [STAY, INTERACT]),
+            ((_player([3, 1], [0, 1], "dish"), {"4,1": ready}), [STAY, E]),
+            ((_player([3, 1], [1, 0], "dish"), {"4,1": ready}), [STAY, INTERACT]),
+            (({**_player([3, 1], [1, 0]), "held_object": {**ready, "position": [3, 1]}}, {}), [STAY, N]),
+            (({**_player([3, 1], [0, -1]), "held_object": {**ready, "position": [3, 1]}}, {}), [STAY, INTERACT])]
+    states = [{"players": [p0, p1], "objects": objects, "order_list": None} for (p1, objects), _ in rows]
+    return {"ep_states": [states], "ep_actions": [[joint for _, joint in rows]],
+            "ep_rewards": [[0] * (len(rows) - 1) + [reward]],
+            "mdp_params": [{"layout_name": "scripted", "num_items_for_soup": 3, "cook_time": 20}]}
