@@ -13,6 +13,7 @@ import contextlib
 import csv
 import io
 import json
+import os
 import pickle
 import re
 import signal
@@ -267,7 +268,7 @@ def read_and_analyse(path: Path, domain: Any, problem: Any = None, named: tuple[
     from strips_int.grounders import read_input
 
     outcomes = []
-    with time_limit(IN_PROCESS_SECONDS), escapes():
+    with time_limit(IN_PROCESS_SECONDS), escapes(path):
         try:
             for result in read_input(path, domain, problem, **options):
                 try:
@@ -281,22 +282,35 @@ def read_and_analyse(path: Path, domain: Any, problem: Any = None, named: tuple[
 
 
 @contextlib.contextmanager
-def escapes() -> Iterator[None]:
+def escapes(path: Path | str) -> Iterator[None]:
     """Any exception but a StripsIntError (or a broken promise) as :class:`Broken`, naming it and where it
-    was raised (one line a failing example can show)."""
+    was raised (one line a failing example can show).
+
+    With ``FUZZ_SURVEY=FILE`` a broken promise is appended to FILE (JSON lines: what broke, the input's
+    size and first bytes) instead: a campaign then lists every distinct failure, not just the first.
+    """
     try:
-        yield
-    except (StripsIntError, Broken):
-        raise
-    except Exception as exc:  # MemoryError, RecursionError, TimeoutError, a library's AssertionError, ...
-        frames = traceback.extract_tb(exc.__traceback__, limit=-1)
-        where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-        raise Broken(f"{type(exc).__name__} escaped at {where}: {str(exc)[:200]}") from None
+        try:
+            yield
+        except (StripsIntError, Broken):
+            raise
+        except Exception as exc:  # MemoryError, RecursionError, TimeoutError, a library's AssertionError, ...
+            frames = traceback.extract_tb(exc.__traceback__, limit=-1)
+            where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno} {frames[-1].name}" if frames else "?"
+            raise Broken(f"{type(exc).__name__} escaped at {where}: {str(exc)[:200]}") from None
+    except Broken as broken:
+        survey = os.environ.get("FUZZ_SURVEY")
+        if not survey:
+            raise
+        data = Path(path).read_bytes() if Path(path).is_file() else b""
+        with open(survey, "a") as out:
+            out.write(json.dumps({"broken": str(broken).replace(str(path), "FILE")[:300], "size": len(data),
+                                  "input": data[:400].decode(errors="replace")}) + "\n")
 
 
 def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
     """Run ``call`` (bounded); None when it succeeds, else its checked error line."""
-    with time_limit(IN_PROCESS_SECONDS), escapes():
+    with time_limit(IN_PROCESS_SECONDS), escapes(path):
         try:
             call()
         except StripsIntError as exc:
