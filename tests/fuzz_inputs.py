@@ -16,6 +16,7 @@ import json
 import os
 import pickle
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from strips_int.errors import StripsIntError
 MAX_ERROR = 600
 #: Seconds one input may take, read and analysed, in process (a hang fails the example, not the run).
 IN_PROCESS_SECONDS = 20
+#: Bytes one input may grow the process by, in process (and the address space of a command line's process).
+IN_PROCESS_MEMORY = 2 << 30
 #: Seconds one command line may take on one bad input.
 CLI_SECONDS = 60
 
@@ -229,18 +232,24 @@ def promise(condition: bool, message: str) -> None:
 
 
 @contextlib.contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    """Fail (TimeoutError) when the block runs longer than ``seconds``: a hang fails one example."""
+def bounded(seconds: int = IN_PROCESS_SECONDS, memory: int = IN_PROCESS_MEMORY) -> Iterator[None]:
+    """Fail (TimeoutError, MemoryError) when the block runs longer than ``seconds`` or grows the process by
+    more than ``memory`` bytes: a hang or an explosion fails one example, not the machine."""
     def expire(*_: Any) -> None:
         raise TimeoutError(f"no result within {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
     limit = getattr(sys, "tracebacklimit", None)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    cap = size + memory if hard == resource.RLIM_INFINITY else min(size + memory, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     signal.alarm(seconds)
     try:
         yield
     finally:
         signal.alarm(0)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         signal.signal(signal.SIGALRM, previous)
         # pddl's parser sets sys.tracebacklimit to 0 and leaves it so after a parse error; later failures
         # would have no traceback (and hypothesis fails reporting them)
@@ -268,7 +277,7 @@ def read_and_analyse(path: Path, domain: Any, problem: Any = None, named: tuple[
     from strips_int.grounders import read_input
 
     outcomes = []
-    with time_limit(IN_PROCESS_SECONDS), escapes(path):
+    with bounded(), escapes(path):
         try:
             for result in read_input(path, domain, problem, **options):
                 try:
@@ -310,7 +319,7 @@ def escapes(path: Path | str) -> Iterator[None]:
 
 def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
     """Run ``call`` (bounded); None when it succeeds, else its checked error line."""
-    with time_limit(IN_PROCESS_SECONDS), escapes(path):
+    with bounded(), escapes(path):
         try:
             call()
         except StripsIntError as exc:
@@ -322,8 +331,6 @@ def run_cli(*args: str, stdin: bytes | None = None, timeout: int = CLI_SECONDS,
             cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``python -m strips_int.<args>`` in a child process under a 3 GB address-space limit."""
     def limit() -> None:
-        import resource
-
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
     return subprocess.run([sys.executable, "-m", *args], input=stdin, capture_output=True, timeout=timeout,
