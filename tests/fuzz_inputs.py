@@ -58,7 +58,6 @@ def onion_pass() -> tuple[list[dict], list[list[int]], list[int]]:
     :func:`final_state`), the joint actions as indices, the per-step rewards.
     """
     onion_on_counter = {"2,1": {"name": "onion", "position": [2, 1]}}
-    soup = {"4,1": {"name": "soup", "position": [4, 1], "state": ["onion", 1, 0]}}
     rows = [  # (player 0, player 1, objects) before each joint action
         ((_player([1, 1], [-1, 0]), _player([3, 1], [-1, 0]), {}), [INTERACT, STAY]),
         ((_player([1, 1], [-1, 0], "onion"), _player([3, 1], [-1, 0]), {}), [E, STAY]),
@@ -159,10 +158,11 @@ def rollout_arrays() -> dict[str, np.ndarray]:
     }
 
 
-def save_npz(path: Path, arrays: dict[str, Any]) -> Path:
-    with path.open("wb") as handle:
-        np.savez(handle, **arrays)
-    return path
+def npz_bytes(arrays: dict[str, Any]) -> bytes:
+    """``arrays`` as an ``.npz`` archive's bytes (uncompressed, as ``np.savez`` writes them)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
 
 
 # ---------------------------------------------------------------- repository files
@@ -173,6 +173,8 @@ TRACES = sorted(EXAMPLES.glob("*.trace.json"))
 PROBLEMS = sorted(EXAMPLES.glob("*.problem.pddl"))
 SAR_LOGS = sorted(EXAMPLES.glob("*.log.json"))
 SCENARIOS = sorted(EXAMPLES.glob("*.scenario.json"))
+KIT_PASS = EXAMPLES / "kit-pass.trace.json"
+KIT_PROBLEM = EXAMPLES / "kit-pass.problem.pddl"
 
 # ---------------------------------------------------------------- hostile values
 

@@ -15,13 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, EXAMPLES, GRID, check_cli, csv_rows, csv_text,
-                         delivery_game, huge_string_pickle, json_text, pickle_bytes, rollout_list, run_cli,
+from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, EXAMPLES, GRID, KIT_PASS, KIT_PROBLEM, check_cli, csv_rows,
+                         csv_text, delivery_game, huge_string_pickle, json_text, pickle_bytes, rollout_list, run_cli,
                          shared_halves, user_study_game)
 from helpers import SHARED_DATA
 
-KIT_PASS = EXAMPLES / "kit-pass.trace.json"
-KIT_PROBLEM = EXAMPLES / "kit-pass.problem.pddl"
 
 
 def one_error(result: subprocess.CompletedProcess, names: str, codes: tuple[int, ...] = (1, 2)) -> str:
