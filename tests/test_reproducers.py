@@ -243,6 +243,17 @@ def test_problem_path_to_dev_zero(tmp_path):
     assert str(path) in line or "/dev/zero" in line, line
 
 
+def test_problem_path_to_a_private_file_does_not_echo_it(tmp_path):
+    """A trace whose ``"problem"`` names some other file: the error must not show that file's content."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hunter2-token and more private words\n")
+    path = tmp_path / "leak.trace.json"
+    path.write_text(json.dumps({**json.loads(KIT_PASS.read_text()), "problem": str(secret)}))
+    line = one_error(run_cli("strips_int.check", "sar", str(path)), "", codes=(1,))
+    assert str(path) in line or str(secret) in line, line
+    assert "hunter2" not in line, line
+
+
 # ---------------------------------------------------------------- command lines
 
 def test_plot_summary_of_a_binary_file(tmp_path):
