@@ -165,6 +165,15 @@ def npz_bytes(arrays: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
+def written(path: Path, data: bytes | str) -> Path:
+    """``path`` holding ``data``."""
+    if isinstance(data, str):
+        path.write_text(data)
+    else:
+        path.write_bytes(data)
+    return path
+
+
 # ---------------------------------------------------------------- repository files
 
 EXAMPLES = ROOT / "examples" / "sar"

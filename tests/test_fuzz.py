@@ -26,7 +26,7 @@ import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS, SCENARIOS,
                          TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
                          json_text, npz_bytes, pickle_bytes, read_and_analyse, rollout_arrays, rollout_list, run_cli,
-                         shared_halves, user_study_game)
+                         shared_halves, user_study_game, written)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +146,12 @@ def workdir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def grid(workdir) -> dict[str, str]:
+    """The grid option the synthesized Overcooked games need (they name a layout nobody knows)."""
+    return {"grid": str(workdir / "scripted.grid")}
+
+
+@pytest.fixture(scope="module")
 def domains() -> dict[str, Any]:
     return {name: load_domain(path) for name, path in DOMAINS.items()}
 
@@ -171,16 +177,13 @@ def _problem_named(trace: Any) -> tuple[str, ...]:
 @example(("kit-pass.trace.json", {**json.loads(TRACES[0].read_text()), "problem": "/dev/null"}))
 def test_trace_json_mutations(workdir, domains, case):
     name, data = case
-    path = workdir / name
-    path.write_text(json_text(data))
-    read_and_analyse(path, domains["sar"], named=_problem_named(data))
+    read_and_analyse(written(workdir / name, json_text(data)), domains["sar"], named=_problem_named(data))
 
 
 @fuzz(30)
 @given(st.sampled_from([p.read_bytes() for p in TRACES]).flatmap(damaged))
 def test_trace_bytes(workdir, domains, data):
-    path = workdir / "damaged.trace.json"
-    path.write_bytes(data)
+    path = written(workdir / "damaged.trace.json", data)
     try:  # damage inside the problem's name leaves JSON naming another problem file
         parsed = json.loads(data)
     except (ValueError, RecursionError):
@@ -196,8 +199,7 @@ def test_trace_bytes(workdir, domains, data):
     lambda name: mutated_pddl(DOMAINS[name].read_text()).map(lambda text: (name, text))))
 def test_domain_mutations(workdir, case):
     name, text = case
-    path = workdir / f"mutated-{name}.pddl"
-    path.write_text(text)
+    path = written(workdir / f"mutated-{name}.pddl", text)
     loaded = []
     expect_error(path, lambda: loaded.append(load_domain(path)))
     if loaded and name == "sar":
@@ -208,8 +210,7 @@ def test_domain_mutations(workdir, case):
 @given(st.sampled_from(PROBLEMS).flatmap(lambda p: mutated_pddl(p.read_text()).map(lambda text: (p, text))))
 def test_problem_mutations(workdir, domains, case):
     original, text = case
-    path = workdir / f"mutated-{original.name}"
-    path.write_text(text)
+    path = written(workdir / f"mutated-{original.name}", text)
     problem = []
     expect_error(path, lambda: problem.append(load_problem(domains["sar"], path)))
     if problem:
@@ -223,18 +224,14 @@ def test_problem_mutations(workdir, domains, case):
 @given(st.sampled_from([user_study_game(), episode_game()]).flatmap(mutated))
 @example({**user_study_game(), "ep_actions": 5})
 @example({k: v for k, v in user_study_game().items() if k != "ep_actions"})
-def test_overcooked_json_mutations(workdir, domains, data):
-    path = workdir / "game_human=0.json"
-    path.write_text(json_text(data))
-    read_and_analyse(path, domains["overcooked"], grid=str(workdir / "scripted.grid"))
+def test_overcooked_json_mutations(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "game_human=0.json", json_text(data)), domains["overcooked"], **grid)
 
 
 @fuzz(30)
 @given(st.sampled_from([json_text(user_study_game()).encode(), json_text(episode_game()).encode()]).flatmap(damaged))
-def test_overcooked_json_bytes(workdir, domains, data):
-    path = workdir / "damaged_human=1.json"
-    path.write_bytes(data)
-    read_and_analyse(path, domains["overcooked"], grid=str(workdir / "scripted.grid"))
+def test_overcooked_json_bytes(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "damaged_human=1.json", data), domains["overcooked"], **grid)
 
 
 # ---------------------------------------------------------------- Overcooked: overcooked-ai human-data CSV
@@ -242,39 +239,30 @@ def test_overcooked_json_bytes(workdir, domains, data):
 @fuzz(50)
 @given(mutated(csv_rows()))
 def test_overcooked_csv_mutations(workdir, domains, rows):
-    path = workdir / "trials.csv"
     cells = rows if isinstance(rows, list) and all(isinstance(r, dict) for r in rows) else [{"state": rows}]
-    path.write_text(csv_text(cells))
-    read_and_analyse(path, domains["overcooked"])
+    read_and_analyse(written(workdir / "trials.csv", csv_text(cells)), domains["overcooked"])
 
 
 @fuzz(30)
 @given(damaged(csv_text(csv_rows()).encode()))
 @example(csv_text(csv_rows()).encode().replace(b"scripted", b"s" * 140_000, 1))
 def test_overcooked_csv_bytes(workdir, domains, data):
-    path = workdir / "damaged.csv"
-    path.write_bytes(data)
-    read_and_analyse(path, domains["overcooked"])
+    read_and_analyse(written(workdir / "damaged.csv", data), domains["overcooked"])
 
 
 # ---------------------------------------------------------------- Overcooked: ZSC-Eval rollout pickles
 
 @fuzz(60)
 @given(st.sampled_from([3, 4]).flatmap(lambda stride: mutated(rollout_list(stride))))
-def test_rollout_pickle_mutations(workdir, domains, data):
-    path = workdir / "random3" / "rollout__traj_0_1.pkl"
-    path.parent.mkdir(exist_ok=True)
-    path.write_bytes(pickle_bytes(data))
-    read_and_analyse(path, domains["overcooked"], grid=str(workdir / "scripted.grid"))
+def test_rollout_pickle_mutations(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "rollout__traj_0_1.pkl", pickle_bytes(data)), domains["overcooked"], **grid)
 
 
 @fuzz(30)
 @given(damaged(pickle_bytes(rollout_list(3))))
 @example(huge_string_pickle())
-def test_rollout_pickle_bytes(workdir, domains, data):
-    path = workdir / "damaged.pkl"
-    path.write_bytes(data)
-    read_and_analyse(path, domains["overcooked"], grid=str(workdir / "scripted.grid"))
+def test_rollout_pickle_bytes(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "damaged.pkl", data), domains["overcooked"], **grid)
 
 
 # ---------------------------------------------------------------- JaxMARL rollouts (.npz)
@@ -310,17 +298,13 @@ def mutated_arrays(draw: st.DrawFn) -> dict[str, np.ndarray]:
 @fuzz(60)
 @given(mutated_arrays())
 def test_jaxmarl_npz_mutations(workdir, domains, arrays):
-    path = workdir / "rollout.npz"
-    path.write_bytes(npz_bytes(arrays))
-    read_and_analyse(path, domains["overcooked"])
+    read_and_analyse(written(workdir / "rollout.npz", npz_bytes(arrays)), domains["overcooked"])
 
 
 @fuzz(30)
 @given(damaged(npz_bytes(rollout_arrays())))
 def test_jaxmarl_npz_bytes(workdir, domains, data):
-    path = workdir / "damaged.npz"
-    path.write_bytes(data)
-    read_and_analyse(path, domains["overcooked"])
+    read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
 
 
 # ---------------------------------------------------------------- SAR logs and scenarios
@@ -328,17 +312,13 @@ def test_jaxmarl_npz_bytes(workdir, domains, data):
 @fuzz(60)
 @given(st.sampled_from(_loaded(SAR_LOGS)).flatmap(mutated))
 def test_sar_log_mutations(workdir, domains, data):
-    path = workdir / "mutated.log.json"
-    path.write_text(json_text(data))
-    read_and_analyse(path, domains["sar"])
+    read_and_analyse(written(workdir / "mutated.log.json", json_text(data)), domains["sar"])
 
 
 @fuzz(20)
 @given(st.sampled_from([p.read_bytes() for p in SAR_LOGS]).flatmap(damaged))
 def test_sar_log_bytes(workdir, domains, data):
-    path = workdir / "damaged.log.json"
-    path.write_bytes(data)
-    read_and_analyse(path, domains["sar"])
+    read_and_analyse(written(workdir / "damaged.log.json", data), domains["sar"])
 
 
 @fuzz(50)
@@ -347,8 +327,7 @@ def test_sar_scenario_mutations(workdir, domains, data):
     from strips_int.grounders.sar import lift_log, load_scenario, scenario_problem, simulate
     from strips_int.report import analyze
 
-    path = workdir / "mutated.scenario.json"
-    path.write_text(json_text(data))
+    path = written(workdir / "mutated.scenario.json", json_text(data))
     expect_error(path, lambda: scenario_problem(path, domains["sar"]))
     expect_error(path, lambda: analyze(domains["sar"], lift_log(simulate(load_scenario(path))[0], domains["sar"])))
 
@@ -367,21 +346,16 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
         "trials.csv": csv_text(csv_rows()).replace("scripted", "x" * 140_000, 1),
         "good_human=1.json": json_text(user_study_game()),
     }
-    for name, text in files.items():
-        (folder / name).write_text(text)
-    (folder / "rollout.pkl").write_bytes(huge_string_pickle())
-    (folder / "cut.pkl").write_bytes(pickle_bytes(rollout_list())[:200])
-    (folder / "rollout.npz").write_bytes(npz_bytes(rollout_arrays())[:-100])
-    sar = {
+    files.update({"rollout.pkl": huge_string_pickle(), "cut.pkl": pickle_bytes(rollout_list())[:200],
+                  "rollout.npz": npz_bytes(rollout_arrays())[:-100]})
+    files.update({
         "cut.log.json": SAR_LOGS[0].read_text()[:500],
         "steps.log.json": json_text({**json.loads(SAR_LOGS[0].read_text()), "steps": BIG_NUMBER}),
         "bad.trace.json": json_text({**json.loads(KIT_PASS.read_text()), "problem": str(KIT_PROBLEM),
                                      "steps": [{"t": "x" * 200_000}]}),
         "good.log.json": SAR_LOGS[0].read_text(),
-    }
-    for name, text in sar.items():
-        (folder / name).write_text(text)
-    paths = sorted(folder.iterdir())
+    })
+    paths = sorted(written(folder / name, data) for name, data in files.items())
     return {"overcooked": [p for p in paths if not p.name.endswith((".log.json", ".trace.json"))],
             "sar": [p for p in paths if p.name.endswith((".log.json", ".trace.json"))]}
 
