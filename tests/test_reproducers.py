@@ -13,13 +13,19 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, EXAMPLES, GRID, KIT_PASS, KIT_PROBLEM, check_cli, csv_rows,
                          csv_text, delivery_game, huge_string_pickle, json_text, pickle_bytes, rollout_list, run_cli,
-                         shared_halves, user_study_game)
+                         shared_halves, user_study_game, written)
 from helpers import SHARED_DATA
 
+
+
+def _kit_pass(**changes: Any) -> str:
+    """The kit-pass example trace with top-level keys changed, as JSON text."""
+    return json.dumps({**json.loads(KIT_PASS.read_text()), **changes})
 
 
 def one_error(result: subprocess.CompletedProcess, names: str, codes: tuple[int, ...] = (1, 2)) -> str:
@@ -32,26 +38,25 @@ def one_error(result: subprocess.CompletedProcess, names: str, codes: tuple[int,
 
 @pytest.fixture
 def grid(tmp_path) -> Path:
-    path = tmp_path / "scripted.grid"
-    path.write_text(GRID)
+    path = written(tmp_path / "scripted.grid", GRID)
     return path
 
 
-def check_game(path: Path, grid: Path, *extra: str) -> subprocess.CompletedProcess:
-    return run_cli("strips_int.check", "overcooked", str(path), "--grid", str(grid), *extra)
+def check_game(path: Path, grid: Path) -> subprocess.CompletedProcess:
+    return run_cli("strips_int.check", "overcooked", str(path), "--grid", str(grid))
 
 
 # ---------------------------------------------------------------- Overcooked games (episode JSON)
 
-def _study(**changes) -> dict:
+def _study(change: Callable[[dict], None]) -> str:
+    """The synthesized user-study game, changed, as JSON text."""
     game = user_study_game()
-    for key, change in changes.items():
-        change(game)
-    return game
+    change(game)
+    return json_text(game)
 
 
-def _set(path: tuple, value):
-    def change(game):
+def _set(path: tuple, value: Any) -> Callable[[dict], None]:
+    def change(game: dict) -> None:
         node = game
         for key in path[:-1]:
             node = node[key]
@@ -59,38 +64,37 @@ def _set(path: tuple, value):
     return change
 
 
-def _halve(game):
+def _halve(game: dict) -> None:
     states, actions = game["ep_states"][0], game["ep_actions"][0]
     del states[len(states) // 2:], actions[len(actions) // 2:]
 
 
-def _third_player(game):
+def _third_player(game: dict) -> None:
     state = game["ep_states"][0][2]
     state["players"].append(dict(state["players"][0], position=[3, 1]))
 
 
-def _drop_actions(game):
+def _drop_actions(game: dict) -> None:
     del game["ep_actions"]
 
 
 GAMES = {
-    "deep-array": json_text(_study(r=_set(("ep_rewards",), DEEP_ARRAY))),
-    "5000-digit-number": json_text(_study(r=_set(("ep_rewards", 0, 0), BIG_NUMBER))),
-    "cook-time-twenty": json_text(_study(c=_set(("mdp_params", 0, "cook_time"), "twenty"))),
-    "cook-time-nan": json_text(_study(c=_set(("mdp_params", 0, "cook_time"), float("nan")))),
-    "no-ep-actions": json_text(_study(a=_drop_actions)),
-    "cut-in-half-rewards-kept": json_text(_study(h=_halve)),
-    "objects-null": json_text(_study(o=_set(("ep_states", 0, 1, "objects"), None))),
-    "ep-actions-5": json_text(_study(a=_set(("ep_actions",), 5))),
-    "player-count-changes": json_text(_study(p=_third_player)),
+    "deep-array": _study(_set(("ep_rewards",), DEEP_ARRAY)),
+    "5000-digit-number": _study(_set(("ep_rewards", 0, 0), BIG_NUMBER)),
+    "cook-time-twenty": _study(_set(("mdp_params", 0, "cook_time"), "twenty")),
+    "cook-time-nan": _study(_set(("mdp_params", 0, "cook_time"), float("nan"))),
+    "no-ep-actions": _study(_drop_actions),
+    "cut-in-half-rewards-kept": _study(_halve),
+    "objects-null": _study(_set(("ep_states", 0, 1, "objects"), None)),
+    "ep-actions-5": _study(_set(("ep_actions",), 5)),
+    "player-count-changes": _study(_third_player),
     "rewards-zeroed": json_text(delivery_game(reward=0)),
 }
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_overcooked_game(tmp_path, grid, kind):
-    path = tmp_path / f"{kind}_human=0.json"
-    path.write_text(GAMES[kind])
+    path = written(tmp_path / f"{kind}_human=0.json", GAMES[kind])
     one_error(check_game(path, grid), str(path), codes=(1,))
 
 
@@ -101,18 +105,14 @@ def test_real_game_with_its_rewards_zeroed(tmp_path):
     data = json.loads(source.read_text())
     assert sum(data["ep_rewards"][0]) == 120
     data["ep_rewards"][0] = [0] * len(data["ep_rewards"][0])
-    path = tmp_path / source.name
-    path.write_text(json.dumps(data))
+    path = written(tmp_path / source.name, json.dumps(data))
     one_error(run_cli("strips_int.check", "overcooked", str(path)), str(path), codes=(1,))
 
 
 def test_meta_roles_as_a_list(tmp_path):
     """A trace whose ``meta.roles`` is a list (the readers and tables expect {agent: role})."""
-    data = json.loads(KIT_PASS.read_text())
-    data["meta"]["roles"] = ["firefighter", "nurse"]
-    data["problem"] = str(KIT_PROBLEM)
-    path = tmp_path / "roles.trace.json"
-    path.write_text(json.dumps(data))
+    meta = {"roles": ["firefighter", "nurse"]}
+    path = written(tmp_path / "roles.trace.json", _kit_pass(problem=str(KIT_PROBLEM), meta=meta))
     out = tmp_path / "out"
     result = run_cli("strips_int.evaluate", "sar", str(path), str(KIT_PASS), "--out", str(out), "--jobs", "1",
                      "--resamples", "10")
@@ -146,22 +146,20 @@ PICKLES = {
 
 @pytest.mark.parametrize("kind", sorted(PICKLES))
 def test_rollout_pickle(tmp_path, grid, kind):
-    path = tmp_path / f"{kind}__traj_0_1.pkl"
-    path.write_bytes(PICKLES[kind])
+    path = written(tmp_path / f"{kind}__traj_0_1.pkl", PICKLES[kind])
     one_error(check_game(path, grid), str(path), codes=(1,))
 
 
 def test_csv_field_over_the_csv_module_limit(tmp_path):
     """A CSV cell of 140,000 characters (Python's csv refuses fields over 131,072)."""
-    path = tmp_path / "trials.csv"
-    path.write_text(csv_text(csv_rows()).replace("scripted", "s" * 140_000, 1))
+    path = written(tmp_path / "trials.csv", csv_text(csv_rows()).replace("scripted", "s" * 140_000, 1))
     one_error(run_cli("strips_int.check", "overcooked", str(path)), str(path), codes=(1,))
 
 
 def test_csv_row_shorter_than_its_header(tmp_path):
     """Found by the fuzz suite: a row with fewer cells than the header (csv gives None for the rest)."""
-    path = tmp_path / "trials.csv"
-    path.write_text("state,joint_action,trial_id,player_0_is_human,player_1_is_human\n{},[],a\n")
+    header = "state,joint_action,trial_id,player_0_is_human,player_1_is_human"
+    path = written(tmp_path / "trials.csv", f"{header}\n{{}},[],a\n")
     one_error(run_cli("strips_int.check", "overcooked", str(path)), str(path), codes=(1,))
 
 
@@ -169,8 +167,7 @@ def test_unknown_layout_names_the_game(tmp_path):
     """Found by the fuzz suite: a game naming a layout nobody knows (and no --grid); which game?"""
     game = user_study_game()
     game["mdp_params"][0]["layout_name"] = "nowhere"
-    path = tmp_path / "nowhere_human=0.json"
-    path.write_text(json_text(game))
+    path = written(tmp_path / "nowhere_human=0.json", json_text(game))
     one_error(run_cli("strips_int.check", "overcooked", str(path)), str(path), codes=(1,))
 
 
@@ -237,18 +234,15 @@ def test_problem(tmp_path, kind):
 def test_problem_path_to_dev_zero(tmp_path):
     """A trace whose ``"problem"`` is /dev/zero (endless bytes): refused, not read into memory; the error
     names the trace or the problem it names."""
-    path = tmp_path / "zero.trace.json"
-    path.write_text(json.dumps({**json.loads(KIT_PASS.read_text()), "problem": "/dev/zero"}))
+    path = written(tmp_path / "zero.trace.json", _kit_pass(problem="/dev/zero"))
     line = one_error(run_cli("strips_int.check", "sar", str(path)), "", codes=(1,))
     assert str(path) in line or "/dev/zero" in line, line
 
 
 def test_problem_path_to_a_private_file_does_not_echo_it(tmp_path):
     """A trace whose ``"problem"`` names some other file: the error must not show that file's content."""
-    secret = tmp_path / "secret.txt"
-    secret.write_text("hunter2-token and more private words\n")
-    path = tmp_path / "leak.trace.json"
-    path.write_text(json.dumps({**json.loads(KIT_PASS.read_text()), "problem": str(secret)}))
+    secret = written(tmp_path / "secret.txt", "hunter2-token and more private words\n")
+    path = written(tmp_path / "leak.trace.json", _kit_pass(problem=str(secret)))
     line = one_error(run_cli("strips_int.check", "sar", str(path)), "", codes=(1,))
     assert str(path) in line or str(secret) in line, line
     assert "hunter2" not in line, line
@@ -257,14 +251,12 @@ def test_problem_path_to_a_private_file_does_not_echo_it(tmp_path):
 # ---------------------------------------------------------------- command lines
 
 def test_plot_summary_of_a_binary_file(tmp_path):
-    path = tmp_path / "summary.csv"
-    path.write_bytes(bytes(range(256)) * 4)
+    path = written(tmp_path / "summary.csv", bytes(range(256)) * 4)
     one_error(run_cli("strips_int.plot", "summary", str(path), "--out", str(tmp_path / "s.png")), str(path))
 
 
 def test_plot_summary_of_a_short_file(tmp_path):
-    path = tmp_path / "summary.csv"
-    path.write_text("group,n\n")
+    path = written(tmp_path / "summary.csv", "group,n\n")
     one_error(run_cli("strips_int.plot", "summary", str(path), "--out", str(tmp_path / "s.png")), str(path))
 
 
@@ -303,10 +295,9 @@ def test_evaluate_resamples_zero(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "rc"])
 def test_layout_file_whose_grid_is_a_list(tmp_path, command):
-    layout = tmp_path / "listed.layout"
-    layout.write_text(repr({"grid": GRID.split(), "start_all_orders": [{"ingredients": ["onion"] * 3}]}))
-    game = tmp_path / "game_human=0.json"
-    game.write_text(json_text(user_study_game()))
+    listed = {"grid": GRID.split(), "start_all_orders": [{"ingredients": ["onion"] * 3}]}
+    layout = written(tmp_path / "listed.layout", repr(listed))
+    game = written(tmp_path / "game_human=0.json", json_text(user_study_game()))
     args = (["strips_int.check", "overcooked", str(game)] if command == "check"
             else ["strips_int.rc_cli", "overcooked", "--layout", "listed"])
     one_error(run_cli(*args, "--grid", str(layout)), str(layout))
@@ -331,14 +322,9 @@ def test_evaluate_gives_an_error_row_for_each_bad_game(tmp_path, grid):
     each, the good game analysed, exit 1."""
     folder = tmp_path / "games"
     folder.mkdir()
-    bad = []
-    for kind, text in GAMES.items():
-        bad.append(folder / f"{kind}_human=0.json")
-        bad[-1].write_text(text)
-    for kind, data in PICKLES.items():
-        bad.append(folder / f"{kind}__traj_0_1.pkl")
-        bad[-1].write_bytes(data)
-    (folder / "good_human=1.json").write_text(json_text(user_study_game()))
+    bad = [written(folder / f"{kind}_human=0.json", text) for kind, text in GAMES.items()]
+    bad += [written(folder / f"{kind}__traj_0_1.pkl", data) for kind, data in PICKLES.items()]
+    written(folder / "good_human=1.json", json_text(user_study_game()))
     out = tmp_path / "out"
     result = run_cli("strips_int.evaluate", "overcooked", str(folder), "--grid", str(grid), "--out", str(out),
                      "--jobs", "1", "--resamples", "10", timeout=180)
@@ -356,8 +342,8 @@ def test_evaluate_summarizes_games_whose_seats_have_different_roles(tmp_path, gr
     exist only for some games, and the summary still covers every game."""
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "study_human=0.json").write_text(json_text(user_study_game()))
-    (folder / "trials.csv").write_text(csv_text(csv_rows()))
+    written(folder / "study_human=0.json", json_text(user_study_game()))
+    written(folder / "trials.csv", csv_text(csv_rows()))
     out = tmp_path / "out"
     result = run_cli("strips_int.evaluate", "overcooked", str(folder), "--grid", str(grid), "--out", str(out),
                      "--jobs", "1", "--resamples", "10")
