@@ -274,6 +274,8 @@ def check_error(exc: StripsIntError, path: Path | str, *named: Path | str) -> st
     promise("\n" not in text and "\r" not in text, f"error of more than one line: {text[:MAX_ERROR]!r}")
     promise(len(text) <= MAX_ERROR + len(str(path)), f"error of {len(text)} characters: {text[:MAX_ERROR]!r}...")
     promise(any(str(p) in text for p in (path, *named)), f"error does not name the file {path}: {text[:MAX_ERROR]!r}")
+    if "internal error" in text and os.environ.get("FUZZ_SURVEY"):  # a catch-all's line: kept, and listed
+        survey(path, f"internal: {text}")
     return text
 
 
@@ -307,7 +309,8 @@ def escapes(path: Path | str) -> Iterator[None]:
     was raised (one line a failing example can show).
 
     With ``FUZZ_SURVEY=FILE`` a broken promise is appended to FILE (JSON lines: what broke, the input's
-    size and first bytes) instead: a campaign then lists every distinct failure, not just the first.
+    size and first bytes) instead: a campaign then lists every distinct failure, not just the first
+    (and the errors that are a catch-all's "internal error", which keep the promise but hide a bug).
     """
     try:
         try:
@@ -319,13 +322,18 @@ def escapes(path: Path | str) -> Iterator[None]:
             where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno} {frames[-1].name}" if frames else "?"
             raise Broken(f"{type(exc).__name__} escaped at {where}: {str(exc)[:200]}") from None
     except Broken as broken:
-        survey = os.environ.get("FUZZ_SURVEY")
-        if not survey:
+        if not os.environ.get("FUZZ_SURVEY"):
             raise
-        data = Path(path).read_bytes() if Path(path).is_file() else b""
-        with open(survey, "a") as out:
-            out.write(json.dumps({"broken": str(broken).replace(str(path), "FILE")[:300], "size": len(data),
-                                  "input": data[:400].decode(errors="replace")}) + "\n")
+        survey(path, str(broken))
+
+
+def survey(path: Path | str, what: str) -> None:
+    """Append ``what`` happened to input ``path`` to the file ``FUZZ_SURVEY`` names (a JSON line with
+    the input's size and first bytes)."""
+    data = Path(path).read_bytes() if Path(path).is_file() else b""
+    with open(os.environ["FUZZ_SURVEY"], "a") as out:
+        out.write(json.dumps({"broken": what.replace(str(path), "FILE")[:300], "size": len(data),
+                              "input": data[:400].decode(errors="replace")}) + "\n")
 
 
 def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
