@@ -231,6 +231,15 @@ def huge_string_pickle() -> bytes:
     return pickle.PROTO + b"\x04" + pickle.BINBYTES8 + (2**62).to_bytes(8, "little") + b"ab"
 
 
+def reset_pddl_parsers() -> None:
+    """Drop the parsers strips_int caches (if it does): where a failed parse leaves pddl's parser half-set,
+    every later parse in the process fails, and a fuzz test's bad domain would fail other test modules."""
+    from strips_int import domain
+
+    for name in ("_domain_parser", "_problem_parser"):
+        getattr(getattr(domain, name, None), "cache_clear", lambda: None)()
+
+
 # ---------------------------------------------------------------- the promise
 
 class Broken(AssertionError):

@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS, SCENARIOS,
                          TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
-                         json_text, npz_bytes, pickle_bytes, read_and_analyse, rollout_arrays, rollout_list, run_cli,
-                         shared_halves, user_study_game, written)
+                         json_text, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers, rollout_arrays,
+                         rollout_list, run_cli, shared_halves, user_study_game, written)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +134,13 @@ def mutated_pddl(draw: st.DrawFn, text: str) -> str:
 
 
 # ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(autouse=True)
+def _fresh_parsers():
+    """Each test leaves strips_int's PDDL parsers as it found them (see ``reset_pddl_parsers``)."""
+    yield
+    reset_pddl_parsers()
+
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> Path:

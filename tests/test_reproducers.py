@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, EXAMPLES, GRID, KIT_PASS, KIT_PROBLEM, check_cli, csv_rows,
-                         csv_text, delivery_game, huge_string_pickle, json_text, pickle_bytes, rollout_list, run_cli,
-                         shared_halves, user_study_game, written)
+                         csv_text, delivery_game, huge_string_pickle, json_text, pickle_bytes, reset_pddl_parsers,
+                         rollout_list, run_cli, shared_halves, user_study_game, written)
 from helpers import SHARED_DATA
 
 
@@ -34,6 +34,13 @@ def one_error(result: subprocess.CompletedProcess, names: str, codes: tuple[int,
     assert len(lines) == 1, f"expected one error line, found {lines} (exit {result.returncode})"
     assert names in lines[0], f"the error does not name {names}: {lines[0]}"
     return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_parsers():
+    """Each test leaves strips_int's PDDL parsers as it found them (see ``reset_pddl_parsers``)."""
+    yield
+    reset_pddl_parsers()
 
 
 @pytest.fixture
@@ -223,6 +230,18 @@ def test_the_tiny_domain_reads(tmp_path):
 def test_domain(tmp_path, kind):
     domain, _, trace = _tiny(tmp_path, **DOMAINS_BAD[kind])
     one_error(run_cli("strips_int.check", str(domain), str(trace)), str(domain), codes=(2,))
+
+
+def test_a_domain_that_fails_to_parse_leaves_the_next_one_readable(tmp_path):
+    """In one process (a notebook, a worker): pddl's cached parser must not stay broken after a bad domain."""
+    from strips_int import load_domain
+    from strips_int.errors import StripsIntError
+
+    bad, _, _ = _tiny(tmp_path, types="agent place - object) (:types other - object")
+    with pytest.raises(StripsIntError, match=str(bad)):
+        load_domain(bad)
+    fresh = written(tmp_path / "fresh.pddl", f"; not cached: {tmp_path}\n{DOMAINS['overcooked'].read_text()}")
+    assert load_domain(fresh).name == "overcooked"
 
 
 @pytest.mark.parametrize("kind", sorted(PROBLEMS_BAD))
