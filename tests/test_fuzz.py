@@ -1,0 +1,407 @@
+"""The fuzz suite of issue 15: every input either reads and analyses, or is one bounded error line naming its file.
+
+Each test mutates small valid inputs (synthesized Overcooked games in every
+format, the repository's traces, PDDL, SAR logs and scenarios) with
+hypothesis: structure-aware (drop keys, change types, NaN/inf/huge numbers,
+deep nesting, long strings, lists sharing their halves, cut lists) and as
+bytes (truncated, spliced, random). Runs are derandomized (the ``fuzz``
+profile), so CI sees the same examples every time; ``FUZZ_SCALE=10`` runs ten
+times as many for a local campaign. A few inputs of each kind also go through
+the real command lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS, SCENARIOS,
+                         TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
+                         json_text, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers, rollout_arrays,
+                         rollout_list, run_cli, shared_halves, user_study_game, written)
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from strips_int import load_domain
+from strips_int.domain import load_problem
+
+SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
+settings.register_profile(
+    "fuzz", derandomize=True, database=None, deadline=timedelta(seconds=20), max_examples=40 * SCALE,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+)
+FUZZ = settings.get_profile("fuzz")
+
+
+def fuzz(examples: int) -> settings:
+    """The fuzz profile with ``examples`` examples per test (times FUZZ_SCALE)."""
+    return settings(FUZZ, max_examples=examples * SCALE)
+
+
+# ---------------------------------------------------------------- mutations
+
+#: Values an input field may hold instead of the right one.
+HOSTILE = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70),
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), 1e308, -1, 0, 2**62, 0.5]),
+    st.text(max_size=8),
+    st.sampled_from(["twenty", "", "interact", "onion", "soup", "dish", "/dev/zero", "X", "player0"]),
+    st.just("x" * 200_000), st.just(BIG_NUMBER), st.just(DEEP_ARRAY),
+    st.integers(1, 14).map(shared_halves),
+    st.lists(st.integers(-3, 6), max_size=4),
+    st.dictionaries(st.sampled_from(["name", "position", "state", "players", "objects", "t", "action"]),
+                    st.integers(-1, 3), max_size=3),
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` (parsed JSON-like data) with one to three mutations at places drawn anywhere in it."""
+    value = json.loads(json.dumps(value))  # a fresh copy; tuples become lists, as in a file
+    for _ in range(draw(st.integers(1, 3))):
+        parent, key, node = None, None, value
+        while isinstance(node, (dict, list)) and node and draw(st.integers(0, 6)) > 0:
+            key = draw(st.sampled_from(list(node))) if isinstance(node, dict) else draw(st.integers(0, len(node) - 1))
+            parent, node = node, node[key]
+        kind = draw(st.sampled_from(["replace", "delete", "halve", "duplicate", "add"]))
+        if kind == "halve" and isinstance(node, list):
+            del node[len(node) // 2:]
+        elif kind == "duplicate" and isinstance(parent, list):
+            parent.insert(key, json.loads(json.dumps(node)))
+        elif kind == "add" and isinstance(node, dict):
+            node[draw(st.sampled_from(["ep_actions", "steps", "problem", "format", "x"]))] = draw(HOSTILE)
+        elif kind == "delete" and parent is not None:
+            del parent[key]
+        elif parent is None:
+            value = draw(HOSTILE)
+        else:
+            parent[key] = draw(HOSTILE)
+    return value
+
+
+@st.composite
+def damaged(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` cut short, spliced with random bytes or with a range repeated; or random bytes."""
+    kind = draw(st.sampled_from(["truncate", "splice", "repeat", "random"]))
+    at = draw(st.integers(0, max(len(data) - 1, 0)))
+    if kind == "truncate":
+        return data[:at]
+    if kind == "splice":
+        return data[:at] + draw(st.binary(min_size=1, max_size=16)) + data[at + draw(st.integers(0, 16)):]
+    if kind == "repeat":
+        return data[:at] + data[at:at + draw(st.integers(1, 64))] * draw(st.integers(2, 50)) + data[at:]
+    return draw(st.binary(max_size=512))
+
+
+#: PDDL tokens that probe what the domain and problem readers admit.
+PDDL_TOKENS = ["(", ")", "either", "=", "or", "exists", "forall", "not", "and", "when", ":equality", ":types",
+               ":action", ":objects", "-", "object", "?x", "1e400", "9" * 5000, "location", "agent", ":parameters"]
+
+
+@st.composite
+def mutated_pddl(draw: st.DrawFn, text: str) -> str:
+    """PDDL text with one to three token edits: a token dropped or replaced, an s-expression repeated
+    (duplicate actions, types, objects), or the text cut."""
+    tokens = re.findall(r";[^\n]*|\(|\)|[^\s()]+", text)
+    for _ in range(draw(st.integers(1, 3))):
+        if not tokens:
+            break
+        at = draw(st.integers(0, len(tokens) - 1))
+        kind = draw(st.sampled_from(["drop", "replace", "repeat", "cut"]))
+        if kind == "drop":
+            del tokens[at]
+        elif kind == "replace":
+            tokens[at] = draw(st.sampled_from(PDDL_TOKENS))
+        elif kind == "cut":
+            del tokens[at:]
+        elif "(" in tokens:
+            at = draw(st.sampled_from([i for i, token in enumerate(tokens) if token == "("]))
+            depth, end = 0, at
+            for end in range(at, len(tokens)):
+                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
+                if depth == 0:
+                    break
+            tokens[end + 1:end + 1] = tokens[at:end + 1]
+    return " ".join(t + "\n" if t.startswith(";") else t for t in tokens)
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(autouse=True)
+def _fresh_parsers():
+    """Each test leaves strips_int's PDDL parsers as it found them (see ``reset_pddl_parsers``)."""
+    yield
+    reset_pddl_parsers()
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    """One folder for every example's file, with the example problems the traces name and a grid file."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    for problem in PROBLEMS:
+        shutil.copy(problem, folder / problem.name)
+    (folder / "scripted.grid").write_text(GRID)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def grid(workdir) -> dict[str, str]:
+    """The grid option the synthesized Overcooked games need (they name a layout nobody knows)."""
+    return {"grid": str(workdir / "scripted.grid")}
+
+
+@pytest.fixture(scope="module")
+def domains() -> dict[str, Any]:
+    return {name: load_domain(path) for name, path in DOMAINS.items()}
+
+
+def _trace_data() -> list[tuple[str, Any]]:
+    return [(path.name, json.loads(path.read_text())) for path in TRACES]
+
+
+def _loaded(paths: list[Path]) -> list[Any]:
+    return [json.loads(path.read_text()) for path in paths]
+
+
+# ---------------------------------------------------------------- strips-int traces
+
+def _problem_named(trace: Any) -> tuple[str, ...]:
+    """The problem file a trace names: its error may name that file instead of the trace."""
+    problem = trace.get("problem") if isinstance(trace, dict) else None
+    return (problem,) if isinstance(problem, str) and problem else ()
+
+
+@fuzz(60)
+@given(st.sampled_from(_trace_data()).flatmap(lambda item: mutated(item[1]).map(lambda data: (item[0], data))))
+@example(("kit-pass.trace.json", {**json.loads(TRACES[0].read_text()), "problem": "/dev/null"}))
+def test_trace_json_mutations(workdir, domains, case):
+    name, data = case
+    read_and_analyse(written(workdir / name, json_text(data)), domains["sar"], named=_problem_named(data))
+
+
+@fuzz(30)
+@given(st.sampled_from([p.read_bytes() for p in TRACES]).flatmap(damaged))
+def test_trace_bytes(workdir, domains, data):
+    path = written(workdir / "damaged.trace.json", data)
+    try:  # damage inside the problem's name leaves JSON naming another problem file
+        parsed = json.loads(data)
+    except (ValueError, RecursionError):
+        parsed = None
+    read_and_analyse(path, domains["sar"], named=_problem_named(parsed))
+
+
+# ---------------------------------------------------------------- PDDL domains and problems
+
+
+@fuzz(40)
+@given(st.sampled_from(sorted(DOMAINS)).flatmap(
+    lambda name: mutated_pddl(DOMAINS[name].read_text()).map(lambda text: (name, text))))
+def test_domain_mutations(workdir, case):
+    name, text = case
+    path = written(workdir / f"mutated-{name}.pddl", text)
+    loaded = []
+    expect_error(path, lambda: loaded.append(load_domain(path)))
+    if loaded and name == "sar":
+        read_and_analyse(KIT_PASS, loaded[0])
+
+
+@fuzz(40)
+@given(st.sampled_from(PROBLEMS).flatmap(lambda p: mutated_pddl(p.read_text()).map(lambda text: (p, text))))
+def test_problem_mutations(workdir, domains, case):
+    original, text = case
+    path = written(workdir / f"mutated-{original.name}", text)
+    problem = []
+    expect_error(path, lambda: problem.append(load_problem(domains["sar"], path)))
+    if problem:
+        trace = next((t for t in TRACES if t.name.split(".")[0] == original.name.split(".")[0]), KIT_PASS)
+        read_and_analyse(trace, domains["sar"], problem[0])
+
+
+# ---------------------------------------------------------------- Overcooked: episode JSON (user study, overcooked-ai)
+
+@fuzz(80)
+@given(st.sampled_from([user_study_game(), episode_game()]).flatmap(mutated))
+@example({**user_study_game(), "ep_actions": 5})
+@example({k: v for k, v in user_study_game().items() if k != "ep_actions"})
+def test_overcooked_json_mutations(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "game_human=0.json", json_text(data)), domains["overcooked"], **grid)
+
+
+@fuzz(30)
+@given(st.sampled_from([json_text(user_study_game()).encode(), json_text(episode_game()).encode()]).flatmap(damaged))
+def test_overcooked_json_bytes(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "damaged_human=1.json", data), domains["overcooked"], **grid)
+
+
+# ---------------------------------------------------------------- Overcooked: overcooked-ai human-data CSV
+
+@fuzz(50)
+@given(mutated(csv_rows()))
+def test_overcooked_csv_mutations(workdir, domains, rows):
+    cells = rows if isinstance(rows, list) and all(isinstance(r, dict) for r in rows) else [{"state": rows}]
+    read_and_analyse(written(workdir / "trials.csv", csv_text(cells)), domains["overcooked"])
+
+
+@fuzz(30)
+@given(damaged(csv_text(csv_rows()).encode()))
+@example(csv_text(csv_rows()).encode().replace(b"scripted", b"s" * 140_000, 1))
+def test_overcooked_csv_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged.csv", data), domains["overcooked"])
+
+
+# ---------------------------------------------------------------- Overcooked: ZSC-Eval rollout pickles
+
+@fuzz(60)
+@given(st.sampled_from([3, 4]).flatmap(lambda stride: mutated(rollout_list(stride))))
+def test_rollout_pickle_mutations(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "rollout__traj_0_1.pkl", pickle_bytes(data)), domains["overcooked"], **grid)
+
+
+@fuzz(30)
+@given(damaged(pickle_bytes(rollout_list(3))))
+@example(huge_string_pickle())
+def test_rollout_pickle_bytes(workdir, domains, grid, data):
+    read_and_analyse(written(workdir / "damaged.pkl", data), domains["overcooked"], **grid)
+
+
+# ---------------------------------------------------------------- JaxMARL rollouts (.npz)
+
+HOSTILE_ARRAYS = st.sampled_from([
+    np.array([]), np.array(np.nan), np.array([np.inf, -np.inf]), np.array([[2**62]]), np.array(-1),
+    np.zeros((4, 2, 2), dtype=np.int8), np.zeros((4, 2, 2)) + np.nan, np.array(["x" * 1000]), np.array([True]),
+    np.zeros((0, 2, 2), dtype=np.int64), np.full((4, 3, 5, 3), 99), np.array("strips-int/jaxmarl-overcooked/1"),
+])
+
+
+@st.composite
+def mutated_arrays(draw: st.DrawFn) -> dict[str, np.ndarray]:
+    """A rollout's arrays with one or two changes: an array dropped or replaced, an element set to an
+    out-of-range value, the step axis cut."""
+    arrays = rollout_arrays()
+    for _ in range(draw(st.integers(1, 2))):
+        key = draw(st.sampled_from(sorted(arrays)))
+        kind = draw(st.sampled_from(["drop", "replace", "poke", "cut"]))
+        if kind == "drop" and key != "format":
+            del arrays[key]
+        elif kind == "replace":
+            arrays[key] = draw(HOSTILE_ARRAYS)
+        elif kind == "poke" and arrays[key].size and arrays[key].dtype.kind in "iuf":
+            flat = arrays[key].copy().ravel()
+            flat[draw(st.integers(0, flat.size - 1))] = draw(st.sampled_from([-1, 11, 23, 24, 2**40, -(2**40)]))
+            arrays[key] = flat.reshape(arrays[key].shape)
+        elif kind == "cut" and arrays[key].ndim:
+            arrays[key] = arrays[key][:draw(st.integers(0, len(arrays[key])))]
+    return arrays
+
+
+@fuzz(60)
+@given(mutated_arrays())
+def test_jaxmarl_npz_mutations(workdir, domains, arrays):
+    read_and_analyse(written(workdir / "rollout.npz", npz_bytes(arrays)), domains["overcooked"])
+
+
+@fuzz(30)
+@given(damaged(npz_bytes(rollout_arrays())))
+def test_jaxmarl_npz_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
+
+
+# ---------------------------------------------------------------- SAR logs and scenarios
+
+@fuzz(60)
+@given(st.sampled_from(_loaded(SAR_LOGS)).flatmap(mutated))
+def test_sar_log_mutations(workdir, domains, data):
+    read_and_analyse(written(workdir / "mutated.log.json", json_text(data)), domains["sar"])
+
+
+@fuzz(20)
+@given(st.sampled_from([p.read_bytes() for p in SAR_LOGS]).flatmap(damaged))
+def test_sar_log_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged.log.json", data), domains["sar"])
+
+
+@fuzz(50)
+@given(st.sampled_from(_loaded(SCENARIOS)).flatmap(mutated))
+def test_sar_scenario_mutations(workdir, domains, data):
+    from strips_int.grounders.sar import lift_log, load_scenario, scenario_problem, simulate
+    from strips_int.report import analyze
+
+    path = written(workdir / "mutated.scenario.json", json_text(data))
+    expect_error(path, lambda: scenario_problem(path, domains["sar"]))
+    expect_error(path, lambda: analyze(domains["sar"], lift_log(simulate(load_scenario(path))[0], domains["sar"])))
+
+
+# ---------------------------------------------------------------- the command lines
+
+def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
+    """One broken input of each kind per domain, and one good game of each domain."""
+    folder.mkdir()
+    study = user_study_game()
+    study["ep_states"][0][2]["players"][0]["held_object"] = shared_halves(14)
+    files = {
+        "deep_human=0.json": json_text({**user_study_game(), "ep_rewards": DEEP_ARRAY}),
+        "shared_human=0.json": json_text(study),
+        "cut_human=0.json": json_text(user_study_game())[:300],
+        "trials.csv": csv_text(csv_rows()).replace("scripted", "x" * 140_000, 1),
+        "good_human=1.json": json_text(user_study_game()),
+    }
+    files.update({"rollout.pkl": huge_string_pickle(), "cut.pkl": pickle_bytes(rollout_list())[:200],
+                  "rollout.npz": npz_bytes(rollout_arrays())[:-100]})
+    files.update({
+        "cut.log.json": SAR_LOGS[0].read_text()[:500],
+        "steps.log.json": json_text({**json.loads(SAR_LOGS[0].read_text()), "steps": BIG_NUMBER}),
+        "bad.trace.json": json_text({**json.loads(KIT_PASS.read_text()), "problem": str(KIT_PROBLEM),
+                                     "steps": [{"t": "x" * 200_000}]}),
+        "good.log.json": SAR_LOGS[0].read_text(),
+    })
+    paths = sorted(written(folder / name, data) for name, data in files.items())
+    return {"overcooked": [p for p in paths if not p.name.endswith((".log.json", ".trace.json"))],
+            "sar": [p for p in paths if p.name.endswith((".log.json", ".trace.json"))]}
+
+
+@pytest.fixture(scope="module")
+def bad_inputs(tmp_path_factory) -> dict[str, list[Path]]:
+    return _bad_inputs(tmp_path_factory.mktemp("cli") / "games")
+
+
+def _grid_option(files: list[Path], domain: str) -> list[str]:
+    if domain != "overcooked":
+        return []
+    grid = files[0].parent.parent / "scripted.grid"
+    grid.write_text(GRID)
+    return ["--grid", str(grid)]
+
+
+def _bad(files: list[Path]) -> list[Path]:
+    return [f for f in files if not f.name.startswith("good")]
+
+
+@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
+    files = bad_inputs[domain]
+    result = run_cli("strips_int.check", domain, *map(str, files), *_grid_option(files, domain))
+    lines = check_cli(result, codes=(1,))
+    assert len(lines) == len(_bad(files)), lines
+    for path, line in zip(_bad(files), lines):
+        assert str(path) in line, (path, line)
+    assert result.stdout.decode().count("interdependencies:") == len(files) - len(_bad(files))
+
+
+@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+def test_evaluate_writes_an_error_row_per_bad_input(bad_inputs, domain, tmp_path):
+    files = bad_inputs[domain]
+    result = run_cli("strips_int.evaluate", domain, *map(str, files), "--out", str(tmp_path / "out"), "--jobs", "1",
+                     "--resamples", "10", *_grid_option(files, domain), timeout=120)
+    check_cli(result, codes=(0, 1))
+    with (tmp_path / "out" / "games.csv").open(newline="") as handle:
+        rows = {row["source"]: row for row in csv.DictReader(handle)}
+    assert sorted(rows) == sorted(map(str, files))
+    assert sorted(source for source, row in rows.items() if row["error"]) == sorted(map(str, _bad(files)))
