@@ -56,6 +56,22 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {text[:300]} (usage: {self.prog} --help)\n")
 
 
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, checked before any work starts
+    (a bad ``--seed`` or ``--resamples`` found only when the tables are written would waste the run)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"need a whole number from {low:,} to {high:,}, not {text[:30]!r}")
+        return value
+
+    return parse
+
+
 def command(main: Callable[..., int]) -> Callable[..., int]:
     """``main`` of a command line under the contract of the module docstring (closed pipe, Ctrl-C, bugs)."""
 

@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
+from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options, whole
 from .domain import Domain
 from .errors import StripsIntError, internal_error
 from .games import GAME_SUFFIXES, as_domain, game_files, read_file, report_of
@@ -254,8 +254,9 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--group-by", default="layout,agent", type=lambda t: [k for k in t.split(",") if k],
                         metavar="KEY,...", help="group keys: meta keys (layout, agent, partner, rules, format, ...) "
                         "or folder (default: layout,agent)")
-    parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resamples", type=whole(1, 100_000), default=2000,
+                        help="bootstrap resamples, 1 to 100,000 (default 2000)")
+    parser.add_argument("--seed", type=whole(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
                         "(the same inputs and options): its finished files are not done again")
     add_grounder_options(parser, "read")

@@ -255,3 +255,11 @@ def test_a_device_or_fifo_given_as_a_game_is_its_error_line_not_a_hang(tool, tmp
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert errors == [f"error: {path}: cannot read: not a regular file (a device, FIFO or socket)"
                       for path in ("/dev/zero", fifo)]
+
+
+@pytest.mark.parametrize("option, value", [("--seed", "-1"), ("--resamples", "0"), ("--resamples", "10**11")])
+def test_evaluate_refuses_bootstrap_numbers_before_the_run(option, value, tmp_path):
+    """Found only when the tables were written, these cost a whole run (a ValueError, a MemoryError)."""
+    done = run("strips_int.evaluate", "sar", str(EXAMPLES), "--out", str(tmp_path / "out"), option, value)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"argument {option}: need a whole number" in done.stderr
+    assert not (tmp_path / "out").exists()

@@ -135,7 +135,10 @@ def game_trace(
         # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
         # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout.
         named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
-        terrain = get_layout(named)
+        try:
+            terrain = get_layout(named)
+        except StripsIntError as exc:  # which game asked for it
+            raise StripsIntError(game.source, None, str(exc)) from None
         meta["layout"] = ALIASES.get(game.layout, game.layout)
     return lift_game(game, terrain, domain, meta, grounder)
 

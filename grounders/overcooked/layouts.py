@@ -113,8 +113,8 @@ def get_layout(name: str) -> Layout:
     if path is not None:
         return _read_layout_file(path, name)
     raise StripsIntError(
-        f"layout {name!r}", None,
-        f"unknown layout {name!r}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
+        f"layout {brief(name)}", None,
+        f"unknown layout {brief(name)}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
         "or give a grid file)",
     )
 
