@@ -44,7 +44,7 @@ from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resuma
                       write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
-from .stats import Summary, group_rows, markdown_table, number, summarize
+from .stats import Summary, group_rows, markdown_table, number, summarize, tex
 from .workers import map_files, quiet_gc
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
@@ -54,9 +54,6 @@ METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_re
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 #: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                             "\n": " ", "\r": " "})
 
 
 #: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
@@ -163,11 +160,6 @@ def cell_text(value: Any) -> Any:
     if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_STARTS) and number(value) is None:
         return "'" + value
     return "" if value is None else value
-
-
-def tex(text: str) -> str:
-    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces."""
-    return text.translate(TEX_ESCAPES)
 
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:

@@ -160,17 +160,13 @@ def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = F
         out.write_text(text)
 
 
-#: Every character LaTeX gives a meaning in text (and a line break, which would end the row).
-_LATEX = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
-                        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                        "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "})
-
-
 def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
     """A LaTeX tabular (written by hand: a dozen lines, no library needed for it)."""
+    from .stats import tex
+
     lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\hline",
-             " & ".join(str(c).translate(_LATEX) for c in columns) + r" \\", r"\hline"]
-    lines += [" & ".join(str(v).translate(_LATEX) for v in row) + r" \\" for row in rows]
+             " & ".join(tex(str(c)) for c in columns) + r" \\", r"\hline"]
+    lines += [" & ".join(tex(str(v)) for v in row) + r" \\" for row in rows]
     return "\n".join([*lines, r"\hline", r"\end{tabular}", ""])
 
 
