@@ -586,8 +586,10 @@ def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict 
         objects = _objects(listed, source, index, cook_time)
     elif listed == before_raw.get("objects", ()):
         objects = before.objects
-    else:
+    else:  # a soup's cooking ticks change the dicts, rarely the objects: equal ones are the same as before
         objects = _objects(listed, source, index, cook_time, before_raw.get("objects"), before.objects)
+        if objects == before.objects:
+            objects = before.objects
     if "all_orders" not in data and "bonus_orders" not in data:
         return RawState(tuple(players), objects)
     orders, bonus = data.get("all_orders"), data.get("bonus_orders")
