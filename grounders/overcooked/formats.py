@@ -504,59 +504,80 @@ def _states(raws: list, source: str, cook_time: int = DEFAULT_COOK_TIME, reuse: 
     within itself so that comparing it with an equal copy takes forever.
     """
     states: list[RawState] = []
+    append = states.append
     new_style = False
-    soups_seen = False  # a game's soups are all of one generation: the first tells
     before_raw: dict | None = None
     before: RawState | None = None
+    first_soup: int | None = None  # the first state showing a soup: a game's soups are all of one generation
     for i, raw in enumerate(raws):
-        try:
-            if before_raw is None or raw != before_raw:
+        if before_raw is None or raw != before_raw:
+            try:
                 before = _state(raw, source, i, cook_time, before_raw, before)
-                before_raw = raw if reuse else None
-                if not new_style and ("all_orders" in raw or "bonus_orders" in raw):
-                    new_style = True
-                if not soups_seen and (before.objects or any(p.held for p in before.players)):
-                    soup = _first_soup(raw)
-                    soups_seen = soup is not None
-                    new_style = new_style or soups_seen and "_ingredients" in soup
-        except RecursionError:
-            raise StripsIntError(source, f"state {i}", "nested too deeply") from None
-        states.append(before)
+            except RecursionError:
+                raise StripsIntError(source, f"state {i}", "nested too deeply") from None
+            before_raw = raw if reuse else None
+            if not new_style and ("all_orders" in raw or "bonus_orders" in raw):
+                new_style = True
+            if first_soup is None and _has_soup(before):
+                first_soup = i
+        append(before)
+    if first_soup is not None and not new_style:
+        new_style = "_ingredients" in _first_soup(raws[first_soup])
     return states, new_style
 
 
-def _first_soup(state: dict) -> dict | None:
-    """The first soup of a (checked) state dict, on the grid or held, or None."""
+def _has_soup(state: RawState) -> bool:
+    """Whether ``state`` shows a soup, on the grid or held."""
+    for item in state.objects.values():
+        if item.kind == "soup":
+            return True
+    for player in state.players:
+        if player.held is not None and player.held.kind == "soup":
+            return True
+    return False
+
+
+def _first_soup(state: dict) -> dict:
+    """The first soup of a (checked) state dict showing one, on the grid or held."""
     listed = state["objects"].values() if isinstance(state.get("objects"), dict) else state.get("objects") or ()
     held = [p.get("held_object") for p in state["players"]]
-    return next((o for o in (*listed, *held) if isinstance(o, dict) and o.get("name") == "soup"), None)
+    return next(o for o in (*listed, *held) if isinstance(o, dict) and o.get("name") == "soup")
 
 
 def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict | None = None,
            before: RawState | None = None) -> RawState:
     """One state; ``before`` (decoded from ``before_raw``) lends the players and objects that did not change."""
-    if not isinstance(data, dict) or type(data.get("players")) is not list:
+    listed = data.get("players") if isinstance(data, dict) else None
+    if type(listed) is not list:
         raise StripsIntError(source, f"state {index}", "a state needs a list of players")
     players = []
-    old = before_raw["players"] if before_raw is not None else ()
-    for j, player in enumerate(data["players"]):
-        if j < len(old) and player == old[j] and j < len(before.players):
-            players.append(before.players[j])
+    if before_raw is not None:
+        old, kept = before_raw["players"], before.players
+        known = min(len(old), len(kept))
+    else:
+        old, kept, known = (), (), 0
+    for j, player in enumerate(listed):
+        if j < known and player == old[j]:
+            players.append(kept[j])
             continue
-        if not isinstance(player, dict):
-            raise StripsIntError(source, f"state {index}", f"player {j} is not an object")
+        if type(player) is not dict:
+            if not isinstance(player, dict):
+                raise StripsIntError(source, f"state {index}", f"player {j} is not an object")
         pos, facing, held = player.get("position"), player.get("orientation"), player.get("held_object")
-        if type(pos) is list and len(pos) == 2 and type(facing) is list and len(facing) == 2 \
-                and type(pos[0]) is int and type(pos[1]) is int and type(facing[0]) is int \
-                and type(facing[1]) is int and -1 <= facing[0] <= 1 and -1 <= facing[1] <= 1 \
-                and 0 <= pos[0] < _MAX_COORDINATE and 0 <= pos[1] < _MAX_COORDINATE:  # hot: decoded JSON
-            pos, facing = (pos[0], pos[1]), (facing[0], facing[1])
+        if type(pos) is list and len(pos) == 2 and type(facing) is list and len(facing) == 2:
+            x, y = pos
+            dx, dy = facing
+            if type(x) is int and type(y) is int and type(dx) is int and type(dy) is int \
+                    and -1 <= dx <= 1 and -1 <= dy <= 1 and 0 <= x < _MAX_COORDINATE and 0 <= y < _MAX_COORDINATE:
+                pos, facing = (x, y), (dx, dy)  # hot: decoded JSON
+            else:
+                pos, facing = _pos(pos, source, index, j), _pos(facing, source, index, j)
         else:
             pos, facing = _pos(pos, source, index, j), _pos(facing, source, index, j)
         if held is None:
             item = None
-        elif j < len(old) and isinstance(old[j], dict) and held == old[j].get("held_object"):
-            item = before.players[j].held  # still holding the same
+        elif j < known and isinstance(old[j], dict) and held == old[j].get("held_object"):
+            item = kept[j].held  # still holding the same
         else:
             item = _item(held, source, index, j, cook_time)
         players.append(Player(pos, facing, item))
@@ -565,10 +586,12 @@ def _state(data: Any, source: str, index: int, cook_time: int, before_raw: dict 
         objects = _objects(listed, source, index, cook_time)
     elif listed == before_raw.get("objects", ()):
         objects = before.objects
-    else:
+    else:  # a soup's cooking ticks change the dicts, rarely the objects: equal ones are the same as before
         objects = _objects(listed, source, index, cook_time, before_raw.get("objects"), before.objects)
+        if objects == before.objects:
+            objects = before.objects
     if "all_orders" not in data and "bonus_orders" not in data:
-        return RawState(players=tuple(players), objects=objects)
+        return RawState(tuple(players), objects)
     orders, bonus = data.get("all_orders"), data.get("bonus_orders")
     where = f"state {index}"
     return RawState(players=tuple(players), objects=objects,
