@@ -219,3 +219,19 @@ def test_a_malformed_layout_file_is_one_error(tmp_path, text, expected):
     with pytest.raises(StripsIntError, match=re.escape(expected)) as caught:
         load_grid(path)
     assert str(caught.value).startswith(str(path))
+
+
+@pytest.mark.parametrize("raw, expected", [
+    (b"\x80\x04K\x01K\x02a.", "cannot load pickle: AttributeError"),  # APPEND onto an int (found by the fuzz suite)
+    (b"\x80\x04\x95" + b"\xff" * 8 + b"N.", "cannot load pickle: OverflowError"),  # a FRAME longer than memory
+])
+def test_a_pickle_whose_opcodes_break_is_one_error_not_an_internal_one(tmp_path, overcooked, raw, expected):
+    path = tmp_path / "broken.pkl"
+    path.write_bytes(raw)
+    assert expected in one_error(path, overcooked, layout="cramped_room")
+
+
+def test_a_csv_row_shorter_than_its_header_is_one_error_naming_its_line(tmp_path, overcooked):
+    path = tmp_path / "short.csv"
+    path.write_text("state,joint_action,trial_id,player_0_is_human,player_1_is_human\n{},[],a\n")
+    assert "line 2: 5 columns in the header" in one_error(path, overcooked)

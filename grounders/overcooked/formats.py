@@ -325,11 +325,10 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
         if len(raw) > _MAX_PICKLE_BYTES:
             raise StripsIntError(source, None, f"a pickle over {_MAX_PICKLE_BYTES // 2**20} MB is no game rollout")
         data = _NoClasses(io.BytesIO(raw)).load()
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError,
-            RecursionError) as exc:
-        raise StripsIntError(source, None, f"cannot load pickle: {brief(str(exc), 200)}") from None
     except MemoryError:
         raise StripsIntError(source, None, "cannot load pickle: it declares more data than memory holds") from None
+    except Exception as exc:  # noqa: BLE001 - malformed opcodes raise whatever their handler does (AttributeError, OverflowError, ...)
+        raise StripsIntError(source, None, f"cannot load pickle: {type(exc).__name__}: {brief(str(exc), 200)}") from None
     if not isinstance(data, list) or len(data) < 2 or not isinstance(data[0], dict):
         raise StripsIntError(source, None, "expected a list [state, joint_action, events, ..., final state]")
     stride = 4 if type(data[1]) is int else 3
@@ -376,6 +375,9 @@ def _read_csv(path: Path, layout: str | None) -> Iterator[Game | StripsIntError]
             raise StripsIntError(source, "header", f"missing column(s): {', '.join(sorted(missing))}")
         trials: dict[str, list[tuple[int, dict]]] = {}
         for row in reader:
+            if None in row or None in row.values():  # DictReader's filler for a row longer or shorter than the header
+                raise StripsIntError(source, f"line {reader.line_num}",
+                                     f"{len(reader.fieldnames)} columns in the header, another number in this row")
             trials.setdefault(row["trial_id"], []).append((reader.line_num, row))
     except csv.Error as exc:
         yield StripsIntError(source, f"line {reader.line_num + 1}", f"malformed CSV: {exc}")
