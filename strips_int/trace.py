@@ -153,9 +153,14 @@ def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Prob
         return spec
     if isinstance(spec, str) and (not spec or len(spec) > MAX_PATH_CHARS or "\0" in spec):
         raise StripsIntError(source, "problem", f"{brief(spec)} is not a file path")
-    if isinstance(spec, (str, Path)):
+    if isinstance(spec, Path):
+        return load_problem(domain, spec)
+    if isinstance(spec, str):  # the trace's own problem file: its error also says which trace named it
         path = Path(spec)
-        return load_problem(domain, path if path.is_absolute() or isinstance(spec, Path) else base / path)
+        try:
+            return load_problem(domain, path if path.is_absolute() else base / path)
+        except StripsIntError as exc:
+            raise StripsIntError(source, "problem", str(exc)) from None
     if isinstance(spec, dict):
         return problem_from_dict(domain, spec, source)
     raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead"

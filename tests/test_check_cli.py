@@ -94,7 +94,7 @@ def test_wrong_format_and_missing_problem(tmp_path, capsys):
     status, lines = run_json(capsys, SAR, other, missing)
     assert status == 1
     assert 'format: expected "strips-int-trace/1"' in lines[0]["error"]
-    assert lines[1]["error"].startswith(f"{tmp_path / 'nope.pddl'}: cannot read")
+    assert lines[1]["error"].startswith(f"{missing}: problem: {tmp_path / 'nope.pddl'}: cannot read")
 
 
 def test_problem_option_overrides_the_trace(tmp_path, capsys):

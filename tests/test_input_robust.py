@@ -114,9 +114,11 @@ def run_check(*args: str | Path) -> subprocess.CompletedProcess:
 
 def test_a_trace_whose_problem_is_dev_zero_ends_at_once(tmp_path):
     """It drove a worker to 3.8 GB: devices are refused before a byte is read."""
-    result = run_check(SAR, write_trace(tmp_path / "t.json", problem="/dev/zero"))
+    trace = write_trace(tmp_path / "t.json", problem="/dev/zero")
+    result = run_check(SAR, trace)
     assert result.returncode == 1, result.stderr
-    assert result.stderr.strip() == "error: /dev/zero: cannot read: not a regular file (a device, FIFO or socket)"
+    assert result.stderr.strip() == (f"error: {trace}: problem: /dev/zero: cannot read: not a regular file "
+                                     "(a device, FIFO or socket)")  # which trace, and which file of it
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -131,14 +133,15 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
 def test_a_problem_path_to_any_file_is_described_not_echoed(tmp_path, sar):
     secret = tmp_path / "notes.txt"
     secret.write_text("hunter2-password and more\n")
-    error = one_error(lambda: load_trace(write_trace(tmp_path / "t.json", problem=str(secret)), sar), secret)
-    assert "hunter2" not in str(error) and error.where == "line 1, column 1"
-    assert "syntax error" in error.message
+    trace = write_trace(tmp_path / "t.json", problem=str(secret))
+    error = one_error(lambda: load_trace(trace, sar), trace, "problem")
+    assert "hunter2" not in str(error)
+    assert error.message.startswith(f"{secret}: line 1, column 1: syntax error")
 
 
 def test_a_folder_as_a_problem_is_one_error(tmp_path, sar):
-    assert "folder" in one_error(lambda: load_trace(write_trace(tmp_path / "t.json", problem=str(tmp_path)), sar),
-                                 tmp_path).message
+    trace = write_trace(tmp_path / "t.json", problem=str(tmp_path))
+    assert "folder" in one_error(lambda: load_trace(trace, sar), trace, "problem").message
 
 
 # --- domains and problems -------------------------------------------------------------------
