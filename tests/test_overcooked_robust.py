@@ -128,7 +128,9 @@ def test_json_too_deep_or_with_a_huge_number_is_one_error(tmp_path, overcooked):
     text = json.dumps(deep).replace('"HERE"', "[" * 100_000 + "]" * 100_000)
     path = tmp_path / "deep.json"
     path.write_text(text)
-    assert "state 0, player 1: expected an object with a name, found a list of 1 items" in one_error(path, overcooked)
+    message = one_error(path, overcooked)  # orjson 3.8 parses 100,000 levels, later ones and json refuse them
+    assert ("state 0, player 1: expected an object with a name, found a list of 1 items" in message
+            or "nested too deeply" in message), message
     huge = json.dumps(user_study()).replace("[3, 2]", "[3" + "0" * 5000 + ", 2]", 1)
     path.write_text(huge)
     assert "state 0, player 0: expected [x, y]" in one_error(path, overcooked) or "JSON" in one_error(path, overcooked)

@@ -114,9 +114,14 @@ def get_layout(name: str) -> Layout:
         return _read_layout_file(path, name)
     raise StripsIntError(
         f"layout {brief(name)}", None,
-        f"unknown layout {brief(name)}; known: {', '.join(known_layouts())} (install overcooked-ai for more, "
+        f"unknown layout {brief(name)}; known: {_some(known_layouts())} (install overcooked-ai for more, "
         "or give a grid file)",
     )
+
+
+def _some(names: list[str], shown: int = 12) -> str:
+    """The first ``shown`` names and how many in all: overcooked-ai ships some fifty layouts."""
+    return ", ".join(names[:shown]) + (f", ... ({len(names)} in all)" if len(names) > shown else "")
 
 
 def load_grid(path: str | Path) -> Layout:
