@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import os
 import pickle
 import re
 import struct
@@ -237,3 +238,10 @@ def test_a_csv_row_shorter_than_its_header_is_one_error_naming_its_line(tmp_path
     path = tmp_path / "short.csv"
     path.write_text("state,joint_action,trial_id,player_0_is_human,player_1_is_human\n{},[],a\n")
     assert "line 2: 5 columns in the header" in one_error(path, overcooked)
+
+
+def test_a_pickle_over_the_size_limit_is_refused_before_it_is_read(tmp_path, overcooked):
+    path = tmp_path / "huge.pkl"
+    path.write_bytes(pickle.PROTO + b"\x04")
+    os.truncate(path, 257 * 2**20)  # sparse: nothing is written, nothing need be read
+    assert one_error(path, overcooked, layout="cramped_room").endswith("cannot read: larger than 256 MiB")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_text
+from strips_int.files import read_bytes, read_text
 
 from .layouts import known_layouts
 from .recipes import INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
@@ -45,8 +45,6 @@ KINDS = ("onion", "tomato", "dish", "soup")
 #: Bounds far above any real game, so that a huge number is an error rather than a slow message.
 _MAX_COORDINATE = 10_000
 _MAX_COOK_TIME = 1_000_000
-#: The largest pickle read (the real rollouts are about 120 KB).
-_MAX_PICKLE_BYTES = 256 * 2**20
 
 
 class Item(NamedTuple):
@@ -196,11 +194,7 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
 
 
 def _json_file(path: Path) -> Any:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
-    return _json(raw, str(path), None)
+    return _json(read_bytes(path), str(path), None)
 
 
 def _json(text: bytes | str, source: str, where: str | None, what: str = "JSON") -> Any:
@@ -314,16 +308,14 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
     """A ZSC-Eval rollout: ``[state, joint_action, events]`` repeated, then the final state (stride 3), or
     ``[state, agent_index, joint_action, events]`` repeated, then the final state and its agent index (stride 4).
 
-    The pickle is read whole into memory (at most 256 MB) and loaded from there with no class admitted; the
-    unpickler checks each declared length against the bytes held, except that it allocates a bytes object
-    before filling it, so a pickle declaring one larger than memory fails that allocation: both are this error.
+    The pickle is read whole into memory (within :func:`~strips_int.files.read_bytes`' size limit) and loaded
+    from there with no class admitted; the unpickler checks each declared length against the bytes held, except
+    that it allocates a bytes object before filling it, so a pickle declaring one larger than memory fails that
+    allocation: both are this error.
     """
     source = str(path)
+    raw = read_bytes(path)
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(_MAX_PICKLE_BYTES + 1)
-        if len(raw) > _MAX_PICKLE_BYTES:
-            raise StripsIntError(source, None, f"a pickle over {_MAX_PICKLE_BYTES // 2**20} MB is no game rollout")
         data = _NoClasses(io.BytesIO(raw)).load()
     except MemoryError:
         raise StripsIntError(source, None, "cannot load pickle: it declares more data than memory holds") from None
