@@ -105,17 +105,14 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
 
 
 def read_file(path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
-    """The games of one path of :func:`game_files` as ``read_input`` gives them; whatever else goes
-    wrong (a folder the walk could not read, any exception of a reader) is the file's last result."""
+    """The games of one path of :func:`game_files` as ``read_input`` gives them (which makes any exception
+    of a reader the file's error); a folder the walk could not read is the file's one result."""
     from strips_int.grounders import read_input
 
     if path.is_dir():
         yield StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}")
         return
-    try:
-        yield from read_input(path, domain, **options)
-    except Exception as exc:  # noqa: BLE001 - a reader's failure of any kind is this file's error
-        yield internal_error(str(path), None, exc)
+    yield from read_input(path, domain, **options)
 
 
 def folder_error(path: Path) -> str:
