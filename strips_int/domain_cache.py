@@ -17,12 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .errors import StripsIntError
-from .files import read_json
+from .files import read_json, write_atomic
 
 #: Set to ``0`` to turn the cache off.
 CACHE_ENV = "STRIPS_INT_CACHE"
@@ -84,20 +83,8 @@ def store(kind: str, data: bytes, value: Any) -> None:
     if found is None:
         return
     path, name = found
-    temp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.stem}-",
-                                         suffix=".tmp", delete=False) as handle:
-            temp = handle.name
-            json.dump({"key": name, "value": value}, handle)
-        os.replace(temp, path)
-        temp = None
+        write_atomic(path, json.dumps({"key": name, "value": value}))
     except OSError:
         pass  # read-only home, full disk: every process compiles for itself
-    finally:
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass

@@ -39,8 +39,9 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options, whole
 from .domain import Domain
 from .errors import StripsIntError, internal_error
+from .files import atomic_open, write_atomic
 from .games import GAME_SUFFIXES, as_domain, game_files, read_file, report_of
-from .outputs import (JOURNAL, PROGRESS, atomic_open, fresh, locked, now, resumable, run_inputs, write_atomic,
+from .outputs import (JOURNAL, PROGRESS, fresh, locked, now, resumable, run_inputs,
                       write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest

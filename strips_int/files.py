@@ -1,4 +1,5 @@
-"""Reading input files, with errors that name the file (and, for JSON, the line and column).
+"""Reading input files, with errors that name the file (and, for JSON, the line and column); writing
+output files whole (:func:`atomic_open`).
 
 Input can be hostile or broken, so reading is bounded: only regular files (a
 device such as ``/dev/zero`` or a FIFO never ends), at most :data:`MAX_INPUT_BYTES`,
@@ -9,11 +10,12 @@ the same rules (no NaN or Infinity, integers beyond 64 bits as floats).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Iterator
 
 from .errors import StripsIntError
 
@@ -169,3 +171,22 @@ def _nesting(raw: bytes) -> int:
 
     steps = 92 - numpy.frombuffer(skeleton, dtype=numpy.uint8).astype(numpy.int64)  # "[" (91) is +1, "]" (93) -1
     return _PEEL_PASSES + int(numpy.cumsum(steps).max(initial=0))
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
+    """A UTF-8 text file written under a temporary name in ``path``'s folder and renamed to ``path``
+    when the block ends without an exception (removed when it raises, interruptions included). Text
+    UTF-8 cannot carry (a lone surrogate, which JSON input may hold) is written as its escape."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", errors="backslashreplace", newline=newline) as handle:
+            yield handle
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    with atomic_open(path) as handle:
+        handle.write(text)

@@ -21,7 +21,8 @@ from typing import Sequence
 from .cli import Parser, command
 from .errors import StripsIntError
 from .evaluate import write_tables
-from .outputs import atomic_open, fresh, locked
+from .files import atomic_open
+from .outputs import fresh, locked
 from .shards import Manifest, check_shards, merged_lines, read_manifest, write_manifest
 
 

@@ -23,10 +23,10 @@ import os
 import socket
 from importlib.metadata import version
 from pathlib import Path
-from typing import IO, Any, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from .errors import StripsIntError
-from .files import read_json, regular_file
+from .files import read_json, regular_file, write_atomic
 
 MANIFEST = "manifest.json"
 FORMAT = "strips-int-run/1"
@@ -35,25 +35,6 @@ JOURNAL = "games.jsonl"
 PROGRESS = "games.progress"
 #: What a finished run writes besides the journal: removed when a new run starts in the folder.
 TABLES = ("games.csv", "summary.csv", "summary.md", "summary.tex", "shard.json")
-
-
-@contextlib.contextmanager
-def atomic_open(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
-    """A UTF-8 text file written under a temporary name in ``path``'s folder and renamed to ``path``
-    when the block ends without an exception (removed when it raises, interruptions included). Text
-    UTF-8 cannot carry (a lone surrogate, which JSON input may hold) is written as its escape."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8", errors="backslashreplace", newline=newline) as handle:
-            yield handle
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    with atomic_open(path) as handle:
-        handle.write(text)
 
 
 def alive(pid: int) -> bool:

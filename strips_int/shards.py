@@ -21,7 +21,7 @@ from typing import Any, Iterator, Sequence
 
 from .errors import StripsIntError, brief
 from .files import read_json, read_text
-from .outputs import write_atomic
+from .files import write_atomic
 
 MANIFEST = "shard.json"
 #: Longer lines of a file list are no path (Linux's PATH_MAX), and are not echoed whole.
