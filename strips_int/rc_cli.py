@@ -16,12 +16,11 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Iterator, Sequence
 
-from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
+from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options, guarded
 from .errors import StripsIntError, brief
 
-T = TypeVar("T")
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
 #: (README, ``benchmarks/rc_layouts.py --scaling``), so more could only end "unknown", ever more slowly built.
@@ -44,10 +43,10 @@ def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", t
 
     deadline = time.monotonic() + timeout
     source = f"layout {layout.name}"
-    recipes = [None] if layout.old_rules else read_guarded(source, lambda: makeable_recipes(layout)) or [None]
+    recipes = [None] if layout.old_rules else guarded(source, "reading", lambda: makeable_recipes(layout)) or [None]
     results = []
     for recipe in recipes:
-        problem = read_guarded(source, lambda: layout_problem(layout, domain, soups, recipe=recipe))
+        problem = guarded(source, "reading", lambda: layout_problem(layout, domain, soups, recipe=recipe))
         result = required_cooperation(domain, problem, planner, timeout, others, jobs=jobs, deadline=deadline)
         if result.verdict == NON_RC:
             return result
@@ -65,25 +64,10 @@ def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", ti
     domain = load_domain(GROUNDER.domain)
     for name in names:
         try:
-            layout = read_guarded(f"layout {name}", lambda: get_layout(name))
+            layout = guarded(f"layout {name}", "reading", lambda: get_layout(name))
             yield layout_rc(domain, layout, soups, planner, timeout, others, jobs)
         except StripsIntError as exc:
             yield exc
-
-
-def read_guarded(source: str, read: Callable[[], T]) -> T:
-    """``read()``, any failure of a grounder's reader on odd input turned into one error naming ``source``.
-
-    The readers raise :class:`StripsIntError` for what they check; this keeps
-    what they miss (a ``.layout`` file's orders given as a number) from
-    becoming a traceback.
-    """
-    try:
-        return read()
-    except StripsIntError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - whatever a reader misses is still one error line
-        raise StripsIntError(source, None, f"cannot be read: {type(exc).__name__}: {brief(str(exc))}") from None
 
 
 TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
@@ -194,7 +178,7 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
             domain = named or load_domain(grounder.domain)
             try:
-                problem = read_guarded(name, lambda: grounder.start_problem(name, domain, **mine))
+                problem = guarded(name, "reading", lambda: grounder.start_problem(name, domain, **mine))
             except StripsIntError as exc:
                 first_error = first_error or exc
                 continue
