@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .cli import Parser, add_domain_argument, add_grounder_options, analysed, command, grounder_options, guarded
-from .errors import StripsIntError
+from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
+from .errors import StripsIntError, guarded
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     from strips_int.grounders import read_input
 
     from .domain import load_domain, load_problem
+    from .games import analysed
     from .report import format_text
 
     if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for

@@ -24,15 +24,7 @@ import functools
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Literal, NoReturn, Sequence, TypeVar
-
-if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.errors import StripsIntError
-    from strips_int.report import Report
-    from strips_int.trace import Trace
-
-T = TypeVar("T")
+from typing import Any, Callable, Literal, NoReturn, Sequence
 
 #: subcommand -> (module whose ``main`` runs it, one-line help)
 COMMANDS = {
@@ -102,30 +94,6 @@ def _quiet_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):  # no real file descriptor (a test's captured output): nothing to flush into
         pass
-
-
-def guarded(source: str, where: str, work: Callable[[], T]) -> T:
-    """``work()``; any exception but a StripsIntError (a bug, or hostile input the analysis did not foresee)
-    raised as ``source``'s internal error at ``where``, so that one input costs only itself."""
-    from strips_int.errors import StripsIntError
-    from strips_int.errors import internal_error
-
-    try:
-        return work()
-    except StripsIntError:
-        raise
-    except Exception as exc:
-        raise internal_error(source, where, exc) from None
-
-
-def analysed(domain: Domain, result: Trace | StripsIntError, source: str) -> Report:
-    """The report of one result of ``read_input`` (:func:`strips_int.games.report_of`), any exception of the
-    analysis as the game's error (the game's own source, else ``source``)."""
-    from strips_int.games import report_of
-    from strips_int.trace import Trace
-
-    return guarded(result.source if isinstance(result, Trace) else source, "analysis",
-                   lambda: report_of(domain, result))
 
 
 def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
 
 class StripsIntError(Exception):
     """Bad input: names the file, the place in it (line or step) and what is wrong.
@@ -67,3 +71,14 @@ def internal_error(source: str, where: str | None, exc: Exception) -> StripsIntE
                          for a in exc.args)
     message = " ".join(f"internal error: {type(exc).__name__}{': ' if text else ''}{text}".split())
     return StripsIntError(source, where, message if len(message) <= INTERNAL_LIMIT else message[:INTERNAL_LIMIT - 3] + "...")
+
+
+def guarded(source: str, where: str, work: Callable[[], T]) -> T:
+    """``work()``; any exception but a StripsIntError (a bug, or hostile input the analysis did not foresee)
+    raised as ``source``'s internal error at ``where``, so that one input costs only itself."""
+    try:
+        return work()
+    except StripsIntError:
+        raise
+    except Exception as exc:
+        raise internal_error(source, where, exc) from None

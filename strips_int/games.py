@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .domain import Domain, load_domain
-from .errors import StripsIntError, internal_error
+from .errors import StripsIntError, guarded
 from .report import Report, analyze_run
 from .trace import Trace, execute
 
@@ -130,13 +130,18 @@ def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
     return analyze_run(domain, execute(result))
 
 
+def analysed(domain: Domain, result: Trace | StripsIntError, source: str) -> Report:
+    """The report of one result of ``read_input`` (:func:`report_of`), any exception of the analysis as
+    the game's error at ``analysis`` (the game's own source, else ``source``)."""
+    return guarded(result.source if isinstance(result, Trace) else source, "analysis",
+                   lambda: report_of(domain, result))
+
+
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
     """:func:`read_games`, each game analysed: a report, or the error that stopped that game."""
     domain = as_domain(domain)
     for result in read_games(domain, *paths, **options):
         try:
-            yield report_of(domain, result)
+            yield analysed(domain, result, result.source)
         except StripsIntError as exc:
             yield exc
-        except Exception as exc:  # noqa: BLE001 - one game's failure of any kind is its error
-            yield internal_error(result.source, None, exc)

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cli import Parser, add_domain_argument, add_grounder_options, analysed, command, grounder_options, guarded
-from .errors import StripsIntError
-from .games import as_domain, read_games
+from .cli import Parser, add_domain_argument, add_grounder_options, command, grounder_options
+from .errors import StripsIntError, guarded
+from .games import analysed, as_domain, read_games
 from .report import Report
 
 

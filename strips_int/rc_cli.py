@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options, guarded
-from .errors import StripsIntError, brief
+from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
+from .errors import StripsIntError, brief, guarded
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
