@@ -8,10 +8,12 @@ Each round runs, as child processes one after the other, ``strips_int.evaluate
 alternating A B A B ... The CPU of a run is the child's user + sys time (from
 ``getrusage(RUSAGE_CHILDREN)`` deltas), start-up included, divided by the
 number of games; the figures are medians over the rounds with min–max.
-Then: strips_int's analysis alone (execute to games.csv row, given the read
-traces, in this process), ``check`` on one game (wall, median of 5), and the memory per step of
-a synthetic 100,000-step SAR trace (tracemalloc: the trace, and the analysis
-on top of it, no graph). ``--json`` writes all of it, to compare revisions.
+Then where strips_int's time goes: the fixed cost of a run (``evaluate --jobs 1`` on a folder of
+one game: start-up, domain, tables), reading alone (decode and lift the 302 games to traces) and
+the analysis alone (execute to games.csv row, given the read traces), both in this process, warm;
+``check`` on one game (wall, median of 5); and the memory per step of a synthetic 100,000-step SAR
+trace (tracemalloc: the trace, and the analysis on top of it, no graph). ``--json`` writes all of
+it, to compare revisions.
 Without ``../shared`` it says so and exits 0.
 """
 
@@ -89,6 +91,34 @@ def side_by_side(data: Path, rounds: int) -> dict[str, Any]:
             "ratio_per_round": spread(ratios), "strips_int_runs": ours_cpu, "paper_runs": theirs_cpu}
 
 
+def fixed_cost(data: Path, rounds: int) -> dict[str, Any]:
+    """CPU seconds of ``evaluate --jobs 1`` on a folder holding one game (a link to it): what a run costs
+    besides its games (start-up, the domain, the summary tables)."""
+    with tempfile.TemporaryDirectory() as folder:
+        game = Path(folder) / "games" / Path(ONE_GAME).name
+        game.parent.mkdir()
+        game.symlink_to(data / ONE_GAME)
+        command = [sys.executable, "-m", "strips_int.evaluate", str(ROOT / "domains" / "overcooked.pddl"),
+                   str(game.parent), "--out", str(Path(folder) / "out"), "--jobs", "1"]
+        return spread([child_cpu(command)[0] for _ in range(rounds)])
+
+
+def reading_only(data: Path, rounds: int) -> dict[str, Any]:
+    """CPU ms per game of reading the 302 games into traces (decode, lift, validate), in this process;
+    the first pass fills the caches."""
+    from strips_int import load_domain
+    from strips_int.games import read_games
+
+    domain = load_domain(ROOT / "domains" / "overcooked.pddl")
+    gc.freeze()
+    times = []
+    for _ in range(rounds + 1):
+        start = time.process_time()
+        games = sum(1 for _ in read_games(domain, data / "user-study"))
+        times.append(1000 * (time.process_time() - start) / games)
+    return {"games": games, "warm": spread(times[1:]), "first_pass": times[0]}
+
+
 def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
@@ -157,6 +187,8 @@ def main() -> int:
         return 0
     result: dict[str, Any] = {"machine": machine(), "revision": _revision()}
     result["side_by_side"] = side_by_side(args.data, args.rounds)
+    result["fixed_cost_cpu_s"] = fixed_cost(args.data, args.rounds)
+    result["reading_only_ms"] = reading_only(args.data, args.rounds)
     result["analysis_only_ms"] = analysis_only(args.data, args.rounds)
     result["check_one_game_wall_s"] = check_wall(args.data)
     if not args.no_memory:
@@ -178,9 +210,14 @@ def report_text(result: dict[str, Any]) -> str:
         f"  paper map + detect (--clamp)   {theirs['median']:7.2f} ms  ({theirs['min']:.2f}-{theirs['max']:.2f})",
         f"  ratio {s['ratio_of_medians']:.1f}x (per round {ratio['min']:.1f}-{ratio['max']:.1f}x)",
     ]
-    alone = result["analysis_only_ms"]
-    lines.append(f"analysis alone (given the traces): {alone['warm']['median']:.2f} ms CPU per game "
-                 f"({alone['warm']['min']:.2f}-{alone['warm']['max']:.2f}; first pass {alone['first_pass']:.2f})")
+    fixed = result["fixed_cost_cpu_s"]
+    lines.append(f"fixed cost of a run (evaluate on one game): {fixed['median']:.3f} s CPU "
+                 f"({fixed['min']:.3f}-{fixed['max']:.3f})")
+    for key, what in (("reading_only_ms", "reading alone (decode + lift to traces)"),
+                      ("analysis_only_ms", "analysis alone (given the traces)")):
+        alone = result[key]
+        lines.append(f"{what}: {alone['warm']['median']:.2f} ms CPU per game "
+                     f"({alone['warm']['min']:.2f}-{alone['warm']['max']:.2f}; first pass {alone['first_pass']:.2f})")
     wall = result["check_one_game_wall_s"]
     lines.append(f"check on one game: {wall['median']:.2f} s wall ({wall['min']:.2f}-{wall['max']:.2f})")
     if "memory" in result:
