@@ -411,15 +411,16 @@ class _Lifter:
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
-        simple = game.old_rules and len(game.states[0].players) <= 2  # where :meth:`_moves` may apply
+        add_step, add_action = steps.append, self.actions.append  # hot: the loop below runs once per state
+        moves = self._moves if game.old_rules and len(game.states[0].players) <= 2 else None  # where it may apply
         for i, (joint, before, after) in enumerate(zip(game.actions, game.states, [*game.states[1:], None])):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = self._moves(state, i, joint, before, after) if simple and after is not None else None
+            chosen = moves(state, i, joint, before, after) if moves is not None and after is not None else None
             if chosen is not None and after.objects is before.objects:
                 for atom, action in chosen:  # nothing else changed: as checked before
-                    steps.append((i, atom))
-                    self.actions.append(action)
+                    add_step((i, atom))
+                    add_action(action)
                 continue
             if chosen is None:
                 tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
