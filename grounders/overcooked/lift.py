@@ -485,7 +485,7 @@ class _Lifter:
             raise self.fail(_acted(i, j), f"player {j} moved by {step} but the logged action is {logged!r}")
         move = self._move_actions.get((j, p, q))
         if move is None:
-            atom = ("move", agent_name(j), cell(p), cell(q))
+            atom = ("move", agent_name(j), self.cells[p], self.cells[q])
             move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
         return move
 
