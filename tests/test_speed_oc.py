@@ -68,7 +68,8 @@ def spoiled(data: dict, how: str) -> dict:
     elif how == "unknown object":
         states[4]["players"][0]["held_object"] = {"name": "fish", "position": [1, 1]}
     elif how == "two objects at one place":
-        states[5]["objects"] = {"1,0": {"name": "onion", "position": [1, 0]}, "2,0": {"name": "dish", "position": [1, 0]}}
+        states[5]["objects"] = {"1,0": {"name": "onion", "position": [1, 0]},
+                                "2,0": {"name": "dish", "position": [1, 0]}}
     elif how == "soup without state":
         states[5]["objects"] = {"3,0": {"name": "soup", "position": [3, 0]}}
     elif how == "action index 6":

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any, Iterator, Literal, NamedTuple
 
 import msgspec
+
 from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_bytes, read_text
 

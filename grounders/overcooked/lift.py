@@ -59,6 +59,7 @@ def _names(layout: Layout) -> tuple[Mapping[Pos, str], Mapping[Pos, str]]:
 
 
 def _acted(i: int, j: int) -> str:
+    """Where player ``j``'s action in transition ``i`` failed: built only for an error."""
     return f"step {i} (player {j})"
 
 
@@ -321,8 +322,8 @@ class _Lifter:
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
         if logged != INTERACT:
-            raise self.fail(_acted(i, j), f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
-                            f"is {logged!r}, not interact")
+            raise self.fail(_acted(i, j), f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged "
+                            f"action is {logged!r}, not interact")
         if tile not in STATIONS:
             raise self.fail(_acted(i, j), f"player {j} interacted facing {target}, which is not a station")
         place = self.stations[target]
