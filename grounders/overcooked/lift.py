@@ -58,6 +58,13 @@ def _names(layout: Layout) -> tuple[Mapping[Pos, str], Mapping[Pos, str]]:
     return MappingProxyType({pos: cell(pos) for pos in layout.positions()}), MappingProxyType(stations)
 
 
+@functools.lru_cache(maxsize=8)
+def _move_table(grounder: Grounder) -> dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]]:
+    """The moves ``grounder`` has grounded, by seat, from and to: the same on every layout and in every game it
+    grounds (names tell types, see :func:`layout_grounder`), so filled once per process."""
+    return {}
+
+
 def _acted(i: int, j: int) -> str:
     """Where player ``j``'s action in transition ``i`` failed: built only for an error."""
     return f"step {i} (player {j})"
@@ -202,7 +209,7 @@ class _Lifter:
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
         self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
-        self._move_actions: dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]] = {}  # by seat, from, to
+        self._move_actions = _move_table(self.grounder)
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
