@@ -21,7 +21,9 @@ import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Annotated, Any, Iterator, Literal, NamedTuple
+
+import msgspec
 
 from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_bytes, read_text
@@ -176,7 +178,7 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
     try:
         if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
             kind = "episode-json"
-            games: Iterator[Game | StripsIntError] = iter([_read_episode(_json_file(path), source, layout)])
+            games: Iterator[Game | StripsIntError] = iter([_episode_file(path, layout)])
         elif (kind := detect(path)) == "zsceval-pickle":
             games = iter([_read_pickle(path, layout)])
         elif kind == "overcooked-ai-csv":
@@ -193,8 +195,11 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
         yield game
 
 
-def _json_file(path: Path) -> Any:
-    return _json(read_bytes(path), str(path), None)
+def _episode_file(path: Path, layout: str | None) -> Game:
+    """An episode JSON file: the user-study shape through :func:`_typed_episode`, anything else (or any fault)
+    through the general :func:`_read_episode`, which has the messages."""
+    source, raw = str(path), read_bytes(path)
+    return _typed_episode(raw, source, layout) or _read_episode(_json(raw, source, None), source, layout)
 
 
 def _json(text: bytes | str, source: str, where: str | None, what: str = "JSON") -> Any:
@@ -267,22 +272,33 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
     if "ep_actions" not in data:
         raise StripsIntError(source, None, 'no "ep_actions": a game needs the joint action of every step')
     states_raw, actions_raw = _episode(key), _episode("ep_actions")
-    params = data.get("mdp_params")
+    params, layout, cook_time = _episode_params(data.get("mdp_params"), data.get("layout_name"), source, layout)
+    states, new_style = _states(states_raw, source, cook_time)
+    actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
+    per_step = _rewards(_episode("ep_rewards"), source) if data.get("ep_rewards") is not None else None
+    return _episode_game(source, layout, params, cook_time, states, new_style, actions, per_step)
+
+
+def _episode_params(params: Any, named: Any, source: str, layout: str | None) -> tuple[dict, str | None, int]:
+    """An episode's ``mdp_params`` (an object, or a list holding one), layout name (``layout``, else the one
+    ``mdp_params`` or the episode (``named``) gives) and cook time."""
     if isinstance(params, list):
         params = params[0] if params else None
     if params is None:
         params = {}
     if not isinstance(params, dict):
         raise StripsIntError(source, "mdp_params", f"expected an object, found {brief(params)}")
-    layout = layout or params.get("layout_name") or data.get("layout_name")
+    layout = layout or params.get("layout_name") or named
     if layout is not None and not isinstance(layout, str):
         raise StripsIntError(source, "layout_name", f"expected a layout name, found {brief(layout)}")
-    cook_time = _cook_time(params.get("cook_time"), source)
-    states, new_style = _states(states_raw, source, cook_time)
-    actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
+    return params, layout, _cook_time(params.get("cook_time"), source)
+
+
+def _episode_game(source: str, layout: str | None, params: dict, cook_time: int, states: list[RawState],
+                  new_style: bool, actions: list[tuple[Move, ...]], per_step: tuple[float, ...] | None) -> Game:
+    """An episode's game from its read parts; ``params`` (``mdp_params``) may record the terrain and the rules."""
     # Old-format soups (ingredient, count, ticks) mean the old rules; mdp_params may say so outright.
     old_rules = bool(params.get("old_dynamics", not new_style))
-    per_step = _rewards(_episode("ep_rewards"), source) if data.get("ep_rewards") is not None else None
     terrain = params.get("terrain")
     return Game(
         source=source, layout=layout, states=states, actions=actions,
@@ -290,6 +306,123 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
         cook_time=cook_time, old_rules=old_rules,
         terrain=_grid_rows(terrain, source, "mdp_params.terrain") if terrain is not None else None,
     )
+
+
+# -- The user-study web app's shape, decoded typed ---------------------------------------------------------------
+# msgspec decodes these files straight into the structs below, checking every type and range in C, at about
+# half the cost of JSON dicts checked in Python. Only what the general path reads alike passes (no unknown key,
+# a subset of its ranges); any other shape or any fault goes to the general path, which has the messages.
+
+_Coordinate = Annotated[int, msgspec.Meta(ge=0, lt=_MAX_COORDINATE)]
+_Unit = Annotated[int, msgspec.Meta(ge=-1, le=1)]
+_ActionIndex = Annotated[int, msgspec.Meta(ge=0, lt=len(_INDEX_ACTIONS))]
+_OldSoup = tuple[Literal[INGREDIENTS], Annotated[int, msgspec.Meta(ge=1, le=MAX_INGREDIENTS)],
+                 Annotated[int, msgspec.Meta(ge=0, le=_MAX_COOK_TIME)]]
+
+
+class _Object(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    name: Literal[KINDS]
+    position: tuple[_Coordinate, _Coordinate]
+    state: _OldSoup | None = None
+
+
+class _Player(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    position: tuple[_Coordinate, _Coordinate]
+    orientation: tuple[_Unit, _Unit]
+    held_object: _Object | None = None
+
+
+class _State(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    players: list[_Player]
+    objects: dict[str, _Object] = {}
+    order_list: None = None
+
+
+class _Episode(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    ep_states: list[list[_State]]
+    ep_actions: list[list[tuple[_ActionIndex, _ActionIndex]]]
+    ep_rewards: list[list[int]] | None = None
+    mdp_params: Any = None
+    layout_name: Any = None
+
+
+_EPISODE = msgspec.json.Decoder(_Episode)
+
+
+#: A named tuple made from all its fields at once, without its Python-level ``__new__``: four times faster.
+_make = tuple.__new__
+
+
+class _Refused(Exception):
+    """A decoded file the typed path leaves to the general one."""
+
+
+def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
+    """The game of a file in the user-study shape, equal to :func:`_read_episode`'s; None for any other file."""
+    try:
+        episode = _EPISODE.decode(raw)
+    except (msgspec.MsgspecError, ValueError):  # another shape, or a fault: the general path says which
+        return None
+    rewards = episode.ep_rewards
+    if not (episode.ep_states and episode.ep_actions and rewards != []):
+        return None
+    try:
+        params, layout, cook_time = _episode_params(episode.mdp_params, episode.layout_name, source, layout)
+        states = _typed_states(episode.ep_states[0], cook_time)
+        actions = [_INDEX_PAIRS[6 * a + b] for a, b in episode.ep_actions[0]]
+        per_step = tuple(map(float, rewards[0])) if rewards is not None else None
+        return _episode_game(source, layout, params, cook_time, states, False, actions, per_step)
+    except (StripsIntError, _Refused):
+        return None
+
+
+def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
+    """:func:`_states` of decoded structs, sharing values between equal consecutive states alike."""
+    soups: dict[tuple[str, int, int], Item] = {}
+
+    def item(obj: _Object) -> Item:
+        plain = _PLAIN.get(obj.name)
+        if plain is not None:
+            return plain
+        if obj.state is None:
+            raise _Refused
+        soup = soups.get(obj.state)
+        if soup is None:
+            ingredient, count, ticks = obj.state
+            status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
+            soup = soups[obj.state] = Item("soup", (ingredient,) * count, status)
+        return soup
+
+    states: list[RawState] = []
+    append = states.append
+    before_raw: _State | None = None
+    before: RawState | None = None
+    for raw in decoded:
+        if raw == before_raw:
+            append(before)
+            continue
+        old, kept = (before_raw.players, before.players) if before is not None else ((), ())
+        known = len(old)
+        players = []
+        for j, player in enumerate(raw.players):
+            if j < known and player == old[j]:
+                players.append(kept[j])
+                continue
+            held = player.held_object
+            held = None if held is None else kept[j].held if j < known and held == old[j].held_object else item(held)
+            players.append(_make(Player, (player.position, player.orientation, held)))
+        listed = raw.objects
+        if before is not None and listed == before_raw.objects:
+            objects = before.objects
+        else:
+            objects = {obj.position: item(obj) for obj in listed.values()}
+            if len(objects) < len(listed):  # two objects at one position
+                raise _Refused
+            if before is not None and objects == before.objects:
+                objects = before.objects
+        before_raw, before = raw, _make(RawState, (tuple(players), objects, None, ()))
+        append(before)
+    return states
 
 
 def _cook_time(value: Any, source: str) -> int:

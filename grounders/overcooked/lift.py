@@ -50,6 +50,26 @@ def station(layout: Layout, pos: Pos) -> str:
     return f"{kind.split('-')[0]}{pos[0]}_{pos[1]}"
 
 
+@functools.lru_cache(maxsize=64)
+def _names(layout: Layout) -> tuple[Mapping[Pos, str], Mapping[Pos, str]]:
+    """The :func:`cell` name of every position of ``layout`` and the :func:`station` name of every station, made
+    once per layout (the lifter names them at every step)."""
+    stations = {pos: station(layout, pos) for pos in layout.positions() if layout.tile(pos) in STATIONS}
+    return MappingProxyType({pos: cell(pos) for pos in layout.positions()}), MappingProxyType(stations)
+
+
+@functools.lru_cache(maxsize=8)
+def _move_table(grounder: Grounder) -> dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]]:
+    """The moves ``grounder`` has grounded, by seat, from and to: the same on every layout and in every game it
+    grounds (names tell types, see :func:`layout_grounder`), so filled once per process."""
+    return {}
+
+
+def _acted(i: int, j: int) -> str:
+    """Where player ``j``'s action in transition ``i`` failed: built only for an error."""
+    return f"step {i} (player {j})"
+
+
 @dataclass
 class _Tracker:
     """Object identities as the game goes: who holds what, what lies where, each soup's progress."""
@@ -185,10 +205,11 @@ class _Lifter:
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
         self.grounder = grounder or layout_grounder(domain)
+        self.cells, self.stations = _names(layout)
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
         self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
-        self._move_actions: dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]] = {}  # by seat, from, to
+        self._move_actions = _move_table(self.grounder)
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
@@ -291,15 +312,14 @@ class _Lifter:
     def player_action(self, tracker: _Tracker, i: int, j: int, before: RawState, after: RawState | None,
                       logged: Move) -> Fact | None:
         """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
-        where = f"step {i} (player {j})"
         p = before.players[j]
-        agent, here = agent_name(j), cell(p.pos)
+        agent, here = agent_name(j), self.cells[p.pos]
         target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
         if after is None:  # no following state: only a logged delivery is certain
             if logged == INTERACT and p.held and p.held.kind == "soup" and self.layout.tile(target) == "S":
                 soup = tracker.holding[j]
                 tracker.holding[j] = None
-                return ("deliver", agent, soup, station(self.layout, target), here)
+                return ("deliver", agent, soup, self.stations[target], here)
             return None
         q = after.players[j]
         if q.pos != p.pos:
@@ -309,23 +329,23 @@ class _Lifter:
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
         if logged != INTERACT:
-            raise self.fail(where, f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged action "
-                            f"is {logged!r}, not interact")
+            raise self.fail(_acted(i, j), f"player {j}'s hands changed ({_show(h)} -> {_show(g)}) but the logged "
+                            f"action is {logged!r}, not interact")
         if tile not in STATIONS:
-            raise self.fail(where, f"player {j} interacted facing {target}, which is not a station")
-        place = station(self.layout, target)
+            raise self.fail(_acted(i, j), f"player {j} interacted facing {target}, which is not a station")
+        place = self.stations[target]
         held = tracker.holding[j]
         if h is None and g is not None:
             if tile == "X":
                 item = tracker.counters.pop(target, None)
                 if item is None:
-                    raise self.fail(where, f"player {j} took a {g.kind} from the empty counter at {target}")
+                    raise self.fail(_acted(i, j), f"player {j} took a {g.kind} from the empty counter at {target}")
                 tracker.holding[j] = item
                 return ("take", agent, item, place, here)
             if STATIONS[tile] in _TAKE:
                 schema, kind = _TAKE[STATIONS[tile]]
                 if g.kind != kind:
-                    raise self.fail(where, f"player {j} took a {g.kind} from a {STATIONS[tile]}")
+                    raise self.fail(_acted(i, j), f"player {j} took a {g.kind} from a {STATIONS[tile]}")
                 item = tracker.new(kind)
                 tracker.holding[j] = item
                 return (schema, agent, item, place, here)
@@ -343,20 +363,20 @@ class _Lifter:
                 n = tracker.size[soup]
                 tracker.size[soup] = n + 1
                 if n + 1 >= len(_NUMS):
-                    raise self.fail(where, f"player {j} put a fourth ingredient into the pot at {target}")
+                    raise self.fail(_acted(i, j), f"player {j} put a fourth ingredient into the pot at {target}")
                 return ("add-ingredient", agent, held, soup, place, here, _NUMS[n], _NUMS[n + 1])
             if tile == "S" and h.kind == "soup":
                 return ("deliver", agent, held, place, here)
         elif h is not None and h.kind == "dish" and g is not None and g.kind == "soup" and tile == "P":
             soup = tracker.pots.pop(target, None)
             if soup is None:
-                raise self.fail(where, f"player {j} filled a dish at the empty pot at {target}")
+                raise self.fail(_acted(i, j), f"player {j} filled a dish at the empty pot at {target}")
             tracker.holding[j] = soup
             return ("plate-soup", agent, held, soup, place, here)
         elif h is None and g is None and tile == "P":
             tracker.status[tracker.pots[target]] = "cooking"
             return ("start-cooking", agent, tracker.pots[target], place, here)
-        raise self.fail(where, f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
+        raise self.fail(_acted(i, j), f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
     def _starts_cooking(self, tracker: _Tracker, target: Pos, before: RawState, after: RawState,
@@ -384,10 +404,10 @@ class _Lifter:
             if shown is None or shown.kind != "soup":
                 continue
             if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready") and self.game.old_rules:
-                steps.append(("auto-cook", soup, station(self.layout, pos)))
+                steps.append(("auto-cook", soup, self.stations[pos]))
                 tracker.status[soup] = "cooking"
             if tracker.status[soup] == "cooking" and shown.status == "ready":
-                steps.append(("finish-cooking", soup, station(self.layout, pos)))
+                steps.append(("finish-cooking", soup, self.stations[pos]))
                 tracker.status[soup] = "ready"
         return steps
 
@@ -399,15 +419,16 @@ class _Lifter:
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
-        simple = game.old_rules and len(game.states[0].players) <= 2  # where :meth:`_moves` may apply
+        add_step, add_action = steps.append, self.actions.append  # hot: the loop below runs once per state
+        moves = self._moves if game.old_rules and len(game.states[0].players) <= 2 else None  # where it may apply
         for i, (joint, before, after) in enumerate(zip(game.actions, game.states, [*game.states[1:], None])):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = self._moves(state, i, joint, before, after) if simple and after is not None else None
+            chosen = moves(state, i, joint, before, after) if moves is not None and after is not None else None
             if chosen is not None and after.objects is before.objects:
                 for atom, action in chosen:  # nothing else changed: as checked before
-                    steps.append((i, atom))
-                    self.actions.append(action)
+                    add_step((i, atom))
+                    add_action(action)
                 continue
             if chosen is None:
                 tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
@@ -469,10 +490,10 @@ class _Lifter:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
         step = (q[0] - p[0], q[1] - p[1])
         if logged != step:
-            raise self.fail(f"step {i} (player {j})", f"player {j} moved by {step} but the logged action is {logged!r}")
+            raise self.fail(_acted(i, j), f"player {j} moved by {step} but the logged action is {logged!r}")
         move = self._move_actions.get((j, p, q))
         if move is None:
-            atom = ("move", agent_name(j), cell(p), cell(q))
+            atom = ("move", agent_name(j), self.cells[p], self.cells[q])
             move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
         return move
 
@@ -561,12 +582,19 @@ class _Lifter:
 
     def _cross_check(self, tracker: _Tracker, i: int, after: RawState, grid: bool = True) -> None:
         """The tracked holdings, and (with ``grid``) counters and pots, must match what the next state shows."""
+        kinds, holding = tracker.kinds, tracker.holding
         for j, player in enumerate(after.players):
-            name = tracker.holding[j]
-            if (name is None) != (player.held is None) or (name and tracker.kinds[name] != player.held.kind):
+            name = holding[j]
+            if (name is None) != (player.held is None) or (name and kinds[name] != player.held.kind):
                 raise self.fail(f"step {i}", f"after it player {j} holds {_show(player.held)}, but the actions "
                                 f"inferred leave {name or 'nothing'}")
         if not grid:
+            return
+        # Hot: the grid fits (counters and pots lie on X and P tiles, so never at one position); else the message.
+        counters, pots, size = tracker.counters, tracker.pots, tracker.size
+        if len(after.objects) == len(counters) + len(pots) and all(
+                item.kind == "soup" and len(item.ingredients) == size[pots[pos]] if pos in pots
+                else pos in counters and kinds[counters[pos]] == item.kind for pos, item in after.objects.items()):
             return
         shown = {pos: item.kind for pos, item in after.objects.items()}
         tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
