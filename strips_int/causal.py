@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from .task import Fact, format_fact
 from .trace import Run, Step
+from .views import View
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -73,26 +74,14 @@ def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable
     return graph
 
 
-def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
-    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
-
-    An agent's own status is a fact with arguments, all of them agents, such as
-    ``(hand-empty player0)``: freeing one's hands for the next task does not make
-    the task that freed them serve the goal. A 0-ary fact carries relevance.
-    """
-    if fact[0] in ignored:
-        return False
-    return len(fact) == 1 or not agents.issuperset(fact[1:])
-
-
-def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset[str], agents: frozenset[str]
-                   ) -> dict[int, Fact]:
+def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]:
     """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
 
     A step is relevant when it last achieved a goal fact, or has a causal link,
-    through a fact that carries relevance (:func:`carries_relevance`), to a
-    relevant step (SPEC section 3): a backward search from the achievers. The
-    last achiever of a goal fact is relevant whatever the goal fact is.
+    through a fact that carries relevance (:func:`~strips_int.views.carries_relevance`),
+    to a relevant step (SPEC section 3): a backward search from the achievers. The
+    last achiever of a goal fact is relevant whatever the goal fact is. ``views``:
+    each step's action (:func:`~strips_int.views.view`).
     """
     reason: dict[int, Fact] = {}
     queue: deque[int] = deque()
@@ -100,23 +89,20 @@ def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset
         if achiever != INIT and achiever not in reason:
             reason[achiever] = fact  # type: ignore[index]
             queue.append(achiever)  # type: ignore[arg-type]
-    carrying: dict[int, tuple[int, ...]] = {}  # by id(action): positions of its pre facts that carry relevance
+    all_achievers = links.achievers
     while queue:
         node = queue.popleft()
-        action = steps[node].action
-        positions = carrying.get(id(action))
-        if positions is None:
-            positions = carrying[id(action)] = tuple(
-                i for i, fact in enumerate(action.pre) if carries_relevance(fact, ignored, agents))
-        achievers = links.achievers[node]
+        positions = views[node].carrying
+        achievers = all_achievers[node]
         if len(positions) > 1:  # each achiever once, in the order of its first link
             chosen = {achievers[i] for i in positions}
             candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
         else:
             candidates = [achievers[i] for i in positions]
+        goal = reason[node]
         for earlier in candidates:
             if earlier != INIT and earlier not in reason:
-                reason[earlier] = reason[node]  # type: ignore[index]
+                reason[earlier] = goal  # type: ignore[index]
                 queue.append(earlier)  # type: ignore[arg-type]
     return reason
 

@@ -130,6 +130,11 @@ class Domain:
             ignore_predicates=self.ignore_predicates | extra.get("ignore-predicates", frozenset()),
         )
 
+    @functools.cached_property
+    def navigation(self) -> frozenset[str]:
+        """The names of the navigation actions (:meth:`is_navigation`)."""
+        return frozenset(name for name, schema in self.schemas.items() if self.is_navigation(schema))
+
     def is_navigation(self, schema: Schema) -> bool:
         """SPEC section 6: by pragma, else when every add/delete mentions the actor."""
         if self.navigation_actions:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .causal import INIT, CausalLinks
 from .task import Fact, format_fact
 from .trace import Run, Step
+from .views import View, lens, view
 
 if TYPE_CHECKING:
     from .required import Need
@@ -99,35 +100,29 @@ def fact_object(fact: Fact, agents: frozenset[str]) -> str:
 
 
 def find_interdependences(
-    steps: Sequence[Step], links: CausalLinks, agents: frozenset[str], ignored: frozenset[str]
+    steps: Sequence[Step], links: CausalLinks, views: Sequence[View], agents: frozenset[str]
 ) -> list[Interdependence]:
     """Agent-to-agent chains of causal links through environment steps only.
 
     Each environment step remembers the agent steps that reach it through
     environment steps alone; steps are visited in trace order, so this is one
-    pass over the links.
+    pass over the links. ``views``: each step's action (:func:`~strips_int.views.view`).
     """
+    actors = [step.action.actor for step in steps]
     reaching: dict[int, frozenset[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    linking: dict[int, list[tuple[int, Fact]]] = {}  # by id(action): its pre facts that may link, by position
-    for step in steps:
-        action = step.action
-        node, receiver_agent = step.index, action.actor
-        positions = linking.get(id(action))
-        if positions is None:
-            positions = linking[id(action)] = [(i, f) for i, f in enumerate(action.pre) if f[0] not in ignored]
-        achievers = links.achievers[node]
+    for node, (receiver_agent, achievers, seen) in enumerate(zip(actors, links.achievers, views)):
         sources: set[int] = set()
-        for i, fact in positions:
+        for i, fact in seen.linking:
             earlier = achievers[i]
             if earlier == INIT:
                 continue
-            givers = (earlier,) if steps[earlier].action.actor else reaching.get(earlier, ())  # type: ignore[index]
+            givers = (earlier,) if actors[earlier] else reaching.get(earlier, ())  # type: ignore[index]
             if receiver_agent is None:
                 sources.update(givers)
                 continue
             for giver in givers:
-                if steps[giver].action.actor != receiver_agent:
+                if actors[giver] != receiver_agent:
                     linked[giver, node].add(fact)
         if receiver_agent is None:
             reaching[node] = frozenset(sources)
@@ -151,36 +146,35 @@ def object_states_before(
     """The state (SPEC section 5) of each wanted object just before each wanted step.
 
     An object's state is the facts that mention it, less facts that mention an
-    agent and facts of position predicates. One replay of the trace, tracking
-    only the wanted objects.
+    agent and facts of position predicates. One replay of the trace up to the
+    last wanted step, tracking only the wanted objects.
     """
-    tracked = set().union(*wanted.values()) if wanted else set()
-
-    def touched(facts: frozenset[Fact]) -> list[tuple[Fact, list[str]]]:
-        """The state facts among ``facts`` with the tracked objects each mentions."""
-        return [(fact, [arg for arg in fact[1:] if arg in tracked]) for fact in facts
-                if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates
-                and agents.isdisjoint(fact[1:])]
-
-    current: dict[str, set[Fact]] = {o: set() for o in tracked}
-    for fact, objs in touched(run.trace.problem.init):
-        for obj in objs:
-            current[obj].add(fact)
-    effects: dict[int, tuple[list, list]] = {}  # by id(action): its touched delete and add facts
+    current: dict[str, set[Fact]] = {o: set() for objs in wanted.values() for o in objs}
+    tracked = current.keys()
+    for fact in run.trace.problem.init:
+        if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates and agents.isdisjoint(fact[1:]):
+            for obj in fact[1:]:
+                if obj in current:
+                    current[obj].add(fact)
+    context = lens(agents, frozenset(), position_predicates)
     found = {}
-    for step in run.trace.steps:
-        for obj in wanted.get(step.index, ()):
-            found[step.index, obj] = frozenset(current[obj])
-        action = step.action
-        effect = effects.get(id(action))
-        if effect is None:
-            effect = effects[id(action)] = (touched(action.delete), touched(action.add))
-        for fact, objs in effect[0]:
+    last = max(wanted, default=-1)
+    for step in run.trace.steps[:last + 1]:
+        objs = wanted.get(step.index)
+        if objs:
             for obj in objs:
-                current[obj].discard(fact)
-        for fact, objs in effect[1]:
-            for obj in objs:
-                current[obj].add(fact)
+                found[step.index, obj] = frozenset(current[obj])
+        seen = view(step.action, context)
+        if tracked.isdisjoint(seen.touches):
+            continue
+        for fact, args in seen.deletes:
+            for obj in args:
+                if obj in current:
+                    current[obj].discard(fact)
+        for fact, args in seen.adds:
+            for obj in args:
+                if obj in current:
+                    current[obj].add(fact)
     return found
 
 

@@ -235,16 +235,26 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     is cached (per process, bounded, keyed by value): games on one layout fold
     to a handful of problems.
     """
-    classes = symmetry_classes(domain, problem, keep=actors or ())
-    keys = (_interned(domain_key(domain)), _interned(problem_key(fold(problem, classes))))
-    found = _explore(*keys, None if actors is None else frozenset(actors))
-    return dataclasses.replace(found, classes=classes, explored=keys)
+    keyed_domain = _interned(domain_key(domain))
+    classes, keyed_problem = _folded(keyed_domain, problem_key(problem), frozenset(actors or ()))
+    found = _explore(keyed_domain, keyed_problem, None if actors is None else frozenset(actors))
+    return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem))
 
 
 def clear_cache() -> None:
     """Forget every cached exploration (for timing from cold)."""
     _explore.cache_clear()
+    _folded.cache_clear()
     _interned.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _folded(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], keep: frozenset[str]
+            ) -> tuple[dict[str, tuple[str, ...]], Keyed[Problem]]:
+    """A problem's symmetry classes and its folded problem, keyed: games replayed on one layout
+    often start from equal problems (same objects, same initial state)."""
+    classes = symmetry_classes(keyed_domain.value, keyed_problem.value, keep)
+    return classes, _interned(problem_key(fold(keyed_problem.value, classes)))
 
 
 @functools.lru_cache(maxsize=256)

@@ -27,6 +27,7 @@ from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
 from .trace import Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
+from .views import lens, view
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -150,8 +151,10 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     agent_types = {o: t for o, t in sorted(objects.items()) if domain.is_agent_type(t)}
     agents = frozenset(agent_types)
     links = causal_links(run)
-    relevant = relevant_steps(trace.steps, links, domain.ignore_predicates, agents)
-    inters = find_interdependences(trace.steps, links, agents, domain.ignore_predicates)
+    context = lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation)
+    views = [view(step.action, context) for step in trace.steps]
+    relevant = relevant_steps(links, views)
+    inters = find_interdependences(trace.steps, links, views, agents)
     verdicts = classify(inters, run, relevant, agents, domain.position_predicates)
     reachable = relaxed_reachable(domain, trace.problem)
     needed_by = reachable.needers(domain.ignore_predicates)
@@ -171,7 +174,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
-        tasks=agent_tasks(run, domain, agent_types, needers, inters),
+        tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
     )
 
 

@@ -10,12 +10,12 @@ predicates never make a trigger, as they never link two agents (SPEC section 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
-from .domain import Domain
 from .interdependence import Interdependence
 from .task import Fact
 from .trace import Run
+from .views import View
 
 
 @dataclass(frozen=True)
@@ -41,27 +41,28 @@ class AgentTasks:
 
 def agent_tasks(
     run: Run,
-    domain: Domain,
+    views: Sequence[View],
     agents: Iterable[str],
+    ignored: frozenset[str],
     needers: Callable[[Fact], frozenset[str]],
     interdependences: Iterable[Interdependence],
 ) -> dict[str, AgentTasks]:
     """Each agent's sub-tasks, triggers and accepted triggers in the run.
 
+    ``views``: each step's action (:func:`~strips_int.views.view`, which says what is a sub-task);
     ``needers(fact)`` gives the agents that can use ``fact`` (SPEC section 6).
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
-    navigation = {name for name, schema in domain.schemas.items() if domain.is_navigation(schema)}
     users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
-    for step, new in zip(run.trace.steps, run.new_facts):
-        actor = step.action.actor
-        if actor is None or step.action.name in navigation:
+    for step, seen, new in zip(run.trace.steps, views, run.new_facts):
+        if not seen.subtask:
             continue
+        actor = step.action.actor
         subtasks, triggers, accepted = found[actor]
         subtasks.append(step.index)
         for fact in new:
-            if fact[0] in domain.ignore_predicates:
+            if fact[0] in ignored:
                 continue
             if fact not in users:
                 users[fact] = needers(fact)

@@ -1,0 +1,94 @@
+"""What the analysis reads of each ground action, worked out once per action and context.
+
+Grounders share ground actions between the games of a layout, so which
+preconditions carry relevance or may link two agents, which effects change
+an object's state (SPEC sections 3-6) and whether the action is a sub-task
+are computed once per action (kept in :attr:`GroundAction.memo`), not once
+per step or per game.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from .task import Fact, GroundAction
+
+
+@dataclass(frozen=True, eq=False)
+class Lens:
+    """An analysis context: the agents and the domain's pragmas; compared by identity (see :func:`lens`)."""
+
+    agents: frozenset[str]
+    ignored: frozenset[str]
+    positions: frozenset[str]
+    navigation: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[str],
+         navigation: frozenset[str] = frozenset()) -> Lens:
+    """The one context for these values (so an action's memo finds it by identity)."""
+    return Lens(agents, ignored, positions, navigation)
+
+
+@dataclass(frozen=True)
+class View:
+    """One action as the analysis reads it.
+
+    ``pre`` is the action's ``pre`` in that frozenset's own iteration order (the order of
+    :attr:`CausalLinks.achievers`); ``carrying`` the positions of facts in it that carry relevance
+    (SPEC section 3); ``linking`` the positions and facts that may link two agents (not ignored);
+    ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
+    objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
+    sub-task (not navigation, SPEC section 6).
+    """
+
+    pre: tuple[Fact, ...]
+    carrying: tuple[int, ...]
+    linking: tuple[tuple[int, Fact], ...]
+    deletes: tuple[tuple[Fact, tuple[str, ...]], ...]
+    adds: tuple[tuple[Fact, tuple[str, ...]], ...]
+    touches: frozenset[str]
+    subtask: bool
+
+
+def view(action: GroundAction, context: Lens) -> View:
+    """``action`` as read in ``context`` (computed on first use, then kept on the action)."""
+    memo = action.memo
+    found = memo.get(context)
+    if found is None:
+        found = memo[context] = _view(action, context)
+    return found
+
+
+def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
+    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
+
+    An agent's own status is a fact with arguments, all of them agents, such as
+    ``(hand-empty player0)``: freeing one's hands for the next task does not make
+    the task that freed them serve the goal. A 0-ary fact carries relevance.
+    """
+    if fact[0] in ignored:
+        return False
+    return len(fact) == 1 or not agents.issuperset(fact[1:])
+
+
+def _view(action: GroundAction, context: Lens) -> View:
+    agents, ignored = context.agents, context.ignored
+    pre = tuple(action.pre)
+
+    def touched(facts: frozenset[Fact]) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
+        return tuple((fact, fact[1:]) for fact in facts
+                     if len(fact) > 1 and fact[0] not in context.positions and agents.isdisjoint(fact[1:]))
+
+    deletes, adds = touched(action.delete), touched(action.add)
+    return View(
+        pre=pre,
+        carrying=tuple(i for i, fact in enumerate(pre) if carries_relevance(fact, ignored, agents)),
+        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored),
+        deletes=deletes,
+        adds=adds,
+        touches=frozenset(obj for _, objs in deletes + adds for obj in objs),
+        subtask=action.actor is not None and action.name not in context.navigation,
+    )
