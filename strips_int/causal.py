@@ -97,8 +97,10 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
         if len(positions) > 1:  # each achiever once, in the order of its first link
             chosen = {achievers[i] for i in positions}
             candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
+        elif positions:
+            candidates = [achievers[positions[0]]]
         else:
-            candidates = [achievers[i] for i in positions]
+            continue
         goal = reason[node]
         for earlier in candidates:
             if earlier != INIT and earlier not in reason:

@@ -131,6 +131,12 @@ class Domain:
         )
 
     @functools.cached_property
+    def static_predicates(self) -> frozenset[str]:
+        """Predicates no action adds or deletes: their facts only ever come from the initial state."""
+        changed = {pred for s in self.schemas.values() for pred, _ in s.add + s.delete}
+        return frozenset(self.predicates) - changed
+
+    @functools.cached_property
     def navigation(self) -> frozenset[str]:
         """The names of the navigation actions (:meth:`is_navigation`)."""
         return frozenset(name for name, schema in self.schemas.items() if self.is_navigation(schema))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .causal import INIT, CausalLinks
 from .task import Fact, format_fact
 from .trace import Run, Step
-from .views import View, lens, view
+from .views import View, lens, step_views
 
 if TYPE_CHECKING:
     from .required import Need
@@ -109,23 +109,31 @@ def find_interdependences(
     pass over the links. ``views``: each step's action (:func:`~strips_int.views.view`).
     """
     actors = [step.action.actor for step in steps]
-    reaching: dict[int, frozenset[int]] = {}
+    reaching: dict[int, set[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    for node, (receiver_agent, achievers, seen) in enumerate(zip(actors, links.achievers, views)):
-        sources: set[int] = set()
+    for node, (receiver, achievers, seen) in enumerate(zip(actors, links.achievers, views)):
+        if receiver is None:
+            sources: set[int] = set()
+            for i, _ in seen.linking:
+                earlier = achievers[i]
+                if earlier != INIT:
+                    if actors[earlier]:  # type: ignore[index]
+                        sources.add(earlier)  # type: ignore[arg-type]
+                    else:
+                        sources.update(reaching.get(earlier, ()))  # type: ignore[arg-type]
+            reaching[node] = sources
+            continue
         for i, fact in seen.linking:
             earlier = achievers[i]
             if earlier == INIT:
                 continue
-            givers = (earlier,) if actors[earlier] else reaching.get(earlier, ())  # type: ignore[index]
-            if receiver_agent is None:
-                sources.update(givers)
-                continue
-            for giver in givers:
-                if actors[giver] != receiver_agent:
-                    linked[giver, node].add(fact)
-        if receiver_agent is None:
-            reaching[node] = frozenset(sources)
+            giver = actors[earlier]  # type: ignore[index]
+            if giver is None:
+                for earliest in reaching.get(earlier, ()):  # type: ignore[arg-type]
+                    if actors[earliest] != receiver:
+                        linked[earliest, node].add(fact)
+            elif giver != receiver:
+                linked[earlier, node].add(fact)  # type: ignore[index]
     return [
         Interdependence(
             giver=giver,
@@ -142,12 +150,14 @@ def object_states_before(
     wanted: Mapping[int, set[str]],
     agents: frozenset[str],
     position_predicates: frozenset[str],
+    views: Sequence[View],
 ) -> dict[tuple[int, str], frozenset[Fact]]:
     """The state (SPEC section 5) of each wanted object just before each wanted step.
 
     An object's state is the facts that mention it, less facts that mention an
-    agent and facts of position predicates. One replay of the trace up to the
-    last wanted step, tracking only the wanted objects.
+    agent and facts of position predicates. ``views``: each step's action read
+    with these agents and position predicates (:func:`~strips_int.views.step_views`).
+    One replay of the trace up to the last wanted step, tracking only the wanted objects.
     """
     current: dict[str, set[Fact]] = {o: set() for objs in wanted.values() for o in objs}
     tracked = current.keys()
@@ -156,15 +166,12 @@ def object_states_before(
             for obj in fact[1:]:
                 if obj in current:
                     current[obj].add(fact)
-    context = lens(agents, frozenset(), position_predicates)
     found = {}
-    last = max(wanted, default=-1)
-    for step in run.trace.steps[:last + 1]:
-        objs = wanted.get(step.index)
+    for index, seen in enumerate(views[:max(wanted, default=-1) + 1]):
+        objs = wanted.get(index)
         if objs:
             for obj in objs:
-                found[step.index, obj] = frozenset(current[obj])
-        seen = view(step.action, context)
+                found[index, obj] = frozenset(current[obj])
         if tracked.isdisjoint(seen.touches):
             continue
         for fact, args in seen.deletes:
@@ -184,8 +191,12 @@ def classify(
     relevant: Mapping[int, Fact],
     agents: frozenset[str],
     position_predicates: frozenset[str],
+    views: Sequence[View] | None = None,
 ) -> list[Verdict]:
     """Categorize each interdependence: looping, else irrelevant, else constructive.
+
+    ``views``: each step's action read with these agents and position predicates
+    (:func:`~strips_int.views.step_views`), made here when not given.
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole
@@ -195,7 +206,9 @@ def classify(
     wanted: dict[int, set[str]] = defaultdict(set)
     for inter in interdependences:
         wanted[inter.receiver].update(inter.objects)
-    states = object_states_before(run, wanted, agents, position_predicates)
+    if views is None:
+        views = step_views(steps, lens(agents, frozenset(), position_predicates))
+    states = object_states_before(run, wanted, agents, position_predicates, views)
 
     latest: dict[tuple, tuple[int, int]] = {}
     earliest: dict[tuple, tuple[int, int]] = {}

@@ -44,7 +44,7 @@ class Reachable:
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
-        if not self.classes or not any(arg in self.classes for arg in fact[1:]):
+        if self.classes.keys().isdisjoint(fact[1:]):
             return fact
         used: dict[tuple[str, ...], dict[str, str]] = {}
         out = [fact[0]]

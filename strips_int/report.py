@@ -27,7 +27,7 @@ from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
 from .trace import Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
-from .views import lens, view
+from .views import analysis_lens, step_views
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -148,14 +148,14 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     """The report of an already executed trace."""
     trace = run.trace
     objects = trace.problem.objects
-    agent_types = {o: t for o, t in sorted(objects.items()) if domain.is_agent_type(t)}
+    kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
+    agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
     agents = frozenset(agent_types)
     links = causal_links(run)
-    context = lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation)
-    views = [view(step.action, context) for step in trace.steps]
+    views = step_views(trace.steps, analysis_lens(domain, agents))
     relevant = relevant_steps(links, views)
     inters = find_interdependences(trace.steps, links, views, agents)
-    verdicts = classify(inters, run, relevant, agents, domain.position_predicates)
+    verdicts = classify(inters, run, relevant, agents, domain.position_predicates, views)
     reachable = relaxed_reachable(domain, trace.problem)
     needed_by = reachable.needers(domain.ignore_predicates)
 

@@ -6,9 +6,8 @@ Tuples rather than objects keep hashing and set algebra cheap on long traces.
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 Fact = tuple[str, ...]
@@ -48,15 +47,12 @@ class GroundAction:
     neg_pre: frozenset[Fact]
     add: frozenset[Fact]
     delete: frozenset[Fact]
+    #: What each analysis context reads of this action (:func:`strips_int.views.view`), kept on the
+    #: action: grounders share ground actions between games, so it is worked out once per process.
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))
-
-    @functools.cached_property
-    def memo(self) -> dict:
-        """What each analysis context reads of this action (:func:`strips_int.views.view`), kept on the
-        action: grounders share ground actions between games, so it is worked out once per process."""
-        return {}
 
     def applicable(self, state: frozenset[Fact] | set[Fact]) -> bool:
         """Positive preconditions hold in ``state`` and negative ones do not."""

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Sequence
 
+from .domain import Domain
 from .task import Fact, GroundAction
+from .trace import Step
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,13 +26,31 @@ class Lens:
     ignored: frozenset[str]
     positions: frozenset[str]
     navigation: frozenset[str]
+    static: frozenset[str]
 
 
 @functools.lru_cache(maxsize=64)
 def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[str],
-         navigation: frozenset[str] = frozenset()) -> Lens:
-    """The one context for these values (so an action's memo finds it by identity)."""
-    return Lens(agents, ignored, positions, navigation)
+         navigation: frozenset[str] = frozenset(), static: frozenset[str] = frozenset()) -> Lens:
+    """The one context for these values (so an action's memo finds it by identity). ``static``:
+    predicates no action adds, whose facts are always linked to ``INIT``, so never looked at."""
+    return Lens(agents, ignored, positions, navigation, static)
+
+
+def analysis_lens(domain: Domain, agents: frozenset[str]) -> Lens:
+    """The context of analysing a trace of ``domain`` with these agents."""
+    return lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation,
+                domain.static_predicates)
+
+
+def step_views(steps: Sequence[Step], context: Lens) -> list[View]:
+    """Each step's action as read in ``context`` (:func:`view`, inlined: once per step of every game)."""
+    found = []
+    for step in steps:
+        action = step.action
+        seen = action.memo.get(context)
+        found.append(seen if seen is not None else view(action, context))
+    return found
 
 
 @dataclass(frozen=True)
@@ -38,7 +59,8 @@ class View:
 
     ``pre`` is the action's ``pre`` in that frozenset's own iteration order (the order of
     :attr:`CausalLinks.achievers`); ``carrying`` the positions of facts in it that carry relevance
-    (SPEC section 3); ``linking`` the positions and facts that may link two agents (not ignored);
+    (SPEC section 3) and ``linking`` those that may link two agents (not ignored), static facts
+    left out of both (their achiever is always ``INIT``);
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
     sub-task (not navigation, SPEC section 6).
@@ -85,8 +107,9 @@ def _view(action: GroundAction, context: Lens) -> View:
     deletes, adds = touched(action.delete), touched(action.add)
     return View(
         pre=pre,
-        carrying=tuple(i for i, fact in enumerate(pre) if carries_relevance(fact, ignored, agents)),
-        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored),
+        carrying=tuple(i for i, fact in enumerate(pre)
+                       if fact[0] not in context.static and carries_relevance(fact, ignored, agents)),
+        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored | context.static),
         deletes=deletes,
         adds=adds,
         touches=frozenset(obj for _, objs in deletes + adds for obj in objs),
