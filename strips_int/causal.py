@@ -1,9 +1,10 @@
-"""The causal links of an executed trace, and their graph on request (SPEC sections 3 and 7).
+"""The causal links of an executed trace: relevance, and their graph on request (SPEC sections 3 and 7).
 
 There is one causal link per precondition fact of each step (achiever ->
 consumer). The achiever of a fact for step k is the last earlier step whose
 add list holds it (even if it already held: that is the STRIPS add list,
-which the SPEC names), else ``INIT``.
+which the SPEC names), else ``INIT``. Execution finds them, in its one pass
+over the steps (:attr:`strips_int.trace.Run.links`).
 
 Links are kept as plain per-step tuples (a few hundred bytes a step); the
 networkx graph, which costs ten times as much time and memory, is built only
@@ -12,44 +13,15 @@ for plots, GraphML and notebooks (:func:`causal_graph`).
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .task import Fact, format_fact
-from .trace import Run, Step
+from .trace import INIT, CausalLinks, Step
 from .views import View
 
 if TYPE_CHECKING:
     import networkx as nx
-
-INIT = "init"
-#: A link's achiever: a step index, or ``INIT``.
-Achiever = int | str
-
-
-@dataclass(frozen=True)
-class CausalLinks:
-    """Each step's achievers, one per fact of its action's ``pre`` in that frozenset's own iteration
-    order (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever."""
-
-    achievers: tuple[tuple[Achiever, ...], ...]
-    goal: Mapping[Fact, Achiever]
-
-
-def causal_links(run: Run) -> CausalLinks:
-    """The causal links of ``run``: one pass over the steps, remembering each fact's last adder."""
-    last_adder: dict[Fact, Achiever] = {}
-    get, init = last_adder.get, itertools.repeat(INIT)
-    achievers = []
-    for step in run.trace.steps:
-        action = step.action
-        achievers.append(tuple(map(get, action.pre, init)))
-        last_adder.update(zip(action.add, itertools.repeat(step.index)))
-    goal = {fact: get(fact, INIT) for fact in sorted(run.goal_achieved)}
-    return CausalLinks(tuple(achievers), goal)
-
 
 def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable[[Fact], tuple[str, ...]]
                  ) -> nx.MultiDiGraph:

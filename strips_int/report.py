@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .causal import CausalLinks, causal_graph, causal_links, relevant_steps
+from .causal import causal_graph, relevant_steps
 from .domain import Domain, load_domain, load_problem
 from .errors import StripsIntError
 from .interdependence import (
@@ -25,7 +25,7 @@ from .interdependence import (
 from .reachability import relaxed_reachable
 from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
-from .trace import Run, Step, Trace, execute
+from .trace import CausalLinks, Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
 from .views import analysis_lens, step_views
 
@@ -151,7 +151,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
     agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
     agents = frozenset(agent_types)
-    links = causal_links(run)
+    links = run.links
     views = step_views(trace.steps, analysis_lens(domain, agents))
     relevant = relevant_steps(links, views)
     inters = find_interdependences(trace.steps, links, views, agents)

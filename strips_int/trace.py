@@ -6,6 +6,7 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -47,13 +48,34 @@ class Trace:
     meta: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: The achiever of a fact that held from the initial state on (SPEC section 3).
+INIT = "init"
+#: A causal link's achiever: a step index, or ``INIT``.
+Achiever = int | str
+
+
+@dataclass(frozen=True)
+class CausalLinks:
+    """The causal links of a run (SPEC section 3; :mod:`strips_int.causal`): each step's achievers,
+    one per fact of its action's ``pre`` in that frozenset's own iteration order
+    (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever.
+
+    A fact's achiever for step k is the last earlier step whose add list holds it (even if it
+    already held), else ``INIT``; execution finds them in its one pass over the steps.
+    """
+
+    achievers: tuple[tuple[Achiever, ...], ...]
+    goal: Mapping[Fact, Achiever]
+
+
 @dataclass(frozen=True)
 class Run:
-    """The outcome of executing a trace: final state and what each step newly made true."""
+    """The outcome of executing a trace: final state, what each step newly made true, causal links."""
 
     trace: Trace
     final: State
     new_facts: tuple[frozenset[Fact], ...]
+    links: CausalLinks
 
     @property
     def goal_achieved(self) -> frozenset[Fact]:
@@ -214,12 +236,19 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
 def execute(trace: Trace) -> Run:
     """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error."""
     state = set(trace.problem.init)
-    new_facts = []
-    for step in trace.steps:
+    last_adder: dict[Fact, Achiever] = {}
+    get, init = last_adder.get, itertools.repeat(INIT)
+    new_facts, achievers = [], []
+    for index, step in enumerate(trace.steps):
         action = step.action
-        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
+        pre, add = action.pre, action.add
+        if not (pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
             raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
-        new_facts.append(action.add - state)
+        new_facts.append(add - state)
+        achievers.append(tuple(map(get, pre, init)))
         state -= action.delete
-        state |= action.add
-    return Run(trace=trace, final=frozenset(state), new_facts=tuple(new_facts))
+        state |= add
+        last_adder.update(zip(add, itertools.repeat(index)))
+    final = frozenset(state)
+    goal = {fact: get(fact, INIT) for fact in sorted(trace.problem.goal & final)}
+    return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))
