@@ -130,6 +130,20 @@ class Domain:
             ignore_predicates=self.ignore_predicates | extra.get("ignore-predicates", frozenset()),
         )
 
+    def width(self, obj_type: str) -> int:
+        """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
+        found = self._widths.get(obj_type)
+        if found is None:
+            ancestors = self.ancestors(obj_type)
+            found = self._widths[obj_type] = max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
+                                                  for schema in self.schemas.values()] + [1])
+        return found
+
+    @functools.cached_property
+    def _widths(self) -> dict[str, int]:
+        """:meth:`width` by type, as asked."""
+        return {}
+
     @functools.cached_property
     def static_predicates(self) -> frozenset[str]:
         """Predicates no action adds or deletes: their facts only ever come from the initial state."""

@@ -111,33 +111,25 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
     signature: dict[str, set] = {o: set() for o in candidates}
     for fact in problem.init:
+        if candidates.isdisjoint(fact):
+            continue
         args = fact[1:]
         for position, arg in enumerate(args):
             if arg in candidates:
-                signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
+                blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
+                           else tuple(a if a != arg else None for a in args))
+                signature[arg].add((fact[0], position, blanked))
     groups: dict[tuple, list[str]] = defaultdict(list)
     for obj in objects:
         if obj in candidates:
             groups[objects[obj], frozenset(signature[obj])].append(obj)
     classes = {}
-    widths: dict[str, int] = {}
     for (obj_type, _), members in groups.items():
-        if len(members) < 2:
-            continue
-        if obj_type not in widths:
-            widths[obj_type] = _width(domain, obj_type)
-        if len(members) > widths[obj_type]:
+        if len(members) > domain.width(obj_type):
             members.sort()
-            reps = tuple(members[:widths[obj_type]])
+            reps = tuple(members[:domain.width(obj_type)])
             classes.update({member: reps for member in members})
     return classes
-
-
-def _width(domain: Domain, obj_type: str) -> int:
-    """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
-    ancestors = domain.ancestors(obj_type)
-    return max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
-                for schema in domain.schemas.values()] + [1])
 
 
 def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:

@@ -55,20 +55,20 @@ def agent_tasks(
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
     users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
-    for step, seen, new in zip(run.trace.steps, views, run.new_facts):
-        if not seen.subtask:
-            continue
-        actor = step.action.actor
+    steps, new_facts = run.trace.steps, run.new_facts
+    for index in [index for index, seen in enumerate(views) if seen.subtask]:
+        actor = steps[index].action.actor
         subtasks, triggers, accepted = found[actor]
-        subtasks.append(step.index)
-        for fact in new:
+        subtasks.append(index)
+        for fact in new_facts[index]:
             if fact[0] in ignored:
                 continue
-            if fact not in users:
-                users[fact] = needers(fact)
-            if users[fact] - {actor}:
-                triggers.append(step.index)
-                if step.index in givers:
-                    accepted.append(step.index)
+            used = users.get(fact)
+            if used is None:
+                used = users[fact] = needers(fact)
+            if len(used) > (actor in used):  # another agent can use it
+                triggers.append(index)
+                if index in givers:
+                    accepted.append(index)
                 break
     return {agent: AgentTasks(*(tuple(part) for part in parts)) for agent, parts in found.items()}
