@@ -41,11 +41,19 @@ class Reachable:
     memo: dict = field(default_factory=dict, compare=False, repr=False)
     #: The keyed domain and folded problem explored, to explore that problem again (cached) as others act.
     explored: tuple[Keyed[Domain], Keyed[Problem]] | None = field(default=None, compare=False, repr=False)
+    #: :meth:`canonical` by fact, shared by every copy with these ``classes``.
+    renamed: dict = field(default_factory=dict, compare=False, repr=False)
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
-        if self.classes.keys().isdisjoint(fact[1:]):
+        if self.classes.keys().isdisjoint(fact):  # a predicate named like a member only costs the memo
             return fact
+        found = self.renamed.get(fact)
+        if found is None:
+            found = self.renamed[fact] = self._renamed(fact)
+        return found
+
+    def _renamed(self, fact: Fact) -> Fact:
         used: dict[tuple[str, ...], dict[str, str]] = {}
         out = [fact[0]]
         for arg in fact[1:]:
@@ -228,9 +236,9 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     to a handful of problems.
     """
     keyed_domain = _interned(domain_key(domain))
-    classes, keyed_problem = _folded(keyed_domain, problem_key(problem), frozenset(actors or ()))
+    classes, keyed_problem, renamed = _folded(keyed_domain, problem_key(problem), frozenset(actors or ()))
     found = _explore(keyed_domain, keyed_problem, None if actors is None else frozenset(actors))
-    return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem))
+    return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem), renamed=renamed)
 
 
 def clear_cache() -> None:
@@ -242,11 +250,11 @@ def clear_cache() -> None:
 
 @functools.lru_cache(maxsize=256)
 def _folded(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], keep: frozenset[str]
-            ) -> tuple[dict[str, tuple[str, ...]], Keyed[Problem]]:
-    """A problem's symmetry classes and its folded problem, keyed: games replayed on one layout
-    often start from equal problems (same objects, same initial state)."""
+            ) -> tuple[dict[str, tuple[str, ...]], Keyed[Problem], dict[Fact, Fact]]:
+    """A problem's symmetry classes, its folded problem, keyed, and a memo of renamed facts for
+    :meth:`Reachable.canonical`: games replayed on one layout often start from equal problems."""
     classes = symmetry_classes(keyed_domain.value, keyed_problem.value, keep)
-    return classes, _interned(problem_key(fold(keyed_problem.value, classes)))
+    return classes, _interned(problem_key(fold(keyed_problem.value, classes))), {}
 
 
 @functools.lru_cache(maxsize=256)
