@@ -6,10 +6,10 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
-import itertools
+import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
 from .errors import StripsIntError, brief
@@ -233,11 +233,50 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
     return None
 
 
+class _FactIds:
+    """Small integers for the facts of ground actions: causal links are then looked up by int, not by
+    re-hashing tuples. A cache, shared by all traces; :func:`_fact_ids` starts a new one (and with it
+    new compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+
+    def __init__(self) -> None:
+        self.table: dict[Fact, int] = {}
+
+    def compiled(self, action: GroundAction) -> tuple[Callable[[Mapping[int, Achiever]], tuple], tuple[int, ...]]:
+        """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
+        order) and its ``add`` facts' ids; worked out once per action, kept in its memo."""
+        table = self.table
+        pre = tuple(table.setdefault(fact, len(table)) for fact in action.pre)
+        add = tuple(table.setdefault(fact, len(table)) for fact in action.add)
+        getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
+        found = action.memo[self] = (getter, add)
+        return found
+
+
+class _LastAdders(dict):
+    """Each fact's (id's) last adder: ``INIT`` for a fact no step has added."""
+
+    def __missing__(self, key: int) -> Achiever:
+        return INIT
+
+
+_MAX_FACT_IDS = 1 << 20
+_fact_table = [_FactIds()]
+
+
+def _fact_ids() -> _FactIds:
+    if len(_fact_table[0].table) > _MAX_FACT_IDS:
+        _fact_table[0] = _FactIds()
+    return _fact_table[0]
+
+
 def execute(trace: Trace) -> Run:
-    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error."""
+    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
+
+    The causal links are found on the way: each fact's last adder, by the fact's id."""
     state = set(trace.problem.init)
-    last_adder: dict[Fact, Achiever] = {}
-    get, init = last_adder.get, itertools.repeat(INIT)
+    ids = _fact_ids()
+    table = ids.table
+    last = _LastAdders.fromkeys(map(table.get, state), INIT)  # None: facts no action mentions
     new_facts, achievers = [], []
     for index, step in enumerate(trace.steps):
         action = step.action
@@ -245,10 +284,12 @@ def execute(trace: Trace) -> Run:
         if not (pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
             raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
         new_facts.append(add - state)
-        achievers.append(tuple(map(get, pre, init)))
+        compiled = action.memo.get(ids) or ids.compiled(action)
+        achievers.append(compiled[0](last))
+        for fact_id in compiled[1]:
+            last[fact_id] = index
         state -= action.delete
         state |= add
-        last_adder.update(zip(add, itertools.repeat(index)))
     final = frozenset(state)
-    goal = {fact: get(fact, INIT) for fact in sorted(trace.problem.goal & final)}
+    goal = {fact: last[table[fact]] if fact in table else INIT for fact in sorted(trace.problem.goal & final)}
     return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))
