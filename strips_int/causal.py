@@ -13,7 +13,6 @@ for plots, GraphML and notebooks (:func:`causal_graph`).
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .task import Fact, format_fact
@@ -56,14 +55,12 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
     each step's action (:func:`~strips_int.views.view`).
     """
     reason: dict[int, Fact] = {}
-    queue: deque[int] = deque()
     for fact, achiever in links.goal.items():
         if achiever != INIT and achiever not in reason:
             reason[achiever] = fact  # type: ignore[index]
-            queue.append(achiever)  # type: ignore[arg-type]
+    queue = list(reason)  # breadth first: the loop also visits the steps appended as it goes
     all_achievers = links.achievers
-    while queue:
-        node = queue.popleft()
+    for node in queue:
         positions = views[node].carrying
         achievers = all_achievers[node]
         if len(positions) > 1:  # each achiever once, in the order of its first link

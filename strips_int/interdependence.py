@@ -167,13 +167,14 @@ def object_states_before(
                 if obj in current:
                     current[obj].add(fact)
     found = {}
-    for index, seen in enumerate(views[:max(wanted, default=-1) + 1]):
+    last = max(wanted, default=-1)
+    touching = [index for index, seen in enumerate(views[:last]) if not tracked.isdisjoint(seen.touches)]
+    for index in sorted(wanted.keys() | touching):  # the wanted steps and those that change a wanted object
         objs = wanted.get(index)
         if objs:
             for obj in objs:
                 found[index, obj] = frozenset(current[obj])
-        if tracked.isdisjoint(seen.touches):
-            continue
+        seen = views[index]
         for fact, args in seen.deletes:
             for obj in args:
                 if obj in current:
