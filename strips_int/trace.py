@@ -241,22 +241,16 @@ class _FactIds:
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}
 
-    def compiled(self, action: GroundAction) -> tuple[Callable[[Mapping[int, Achiever]], tuple], tuple[int, ...]]:
+    def compiled(self, action: GroundAction
+                 ) -> tuple[Callable[[Mapping[int, Achiever]], tuple], tuple[int, ...], tuple[int, ...]]:
         """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
-        order) and its ``add`` facts' ids; worked out once per action, kept in its memo."""
+        order), their ids and its ``add`` facts' ids; worked out once per action, kept in its memo."""
         table = self.table
         pre = tuple(table.setdefault(fact, len(table)) for fact in action.pre)
         add = tuple(table.setdefault(fact, len(table)) for fact in action.add)
         getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
-        found = action.memo[self] = (getter, add)
+        found = action.memo[self] = (getter, pre, add)
         return found
-
-
-class _LastAdders(dict):
-    """Each fact's (id's) last adder: ``INIT`` for a fact no step has added."""
-
-    def __missing__(self, key: int) -> Achiever:
-        return INIT
 
 
 _MAX_FACT_IDS = 1 << 20
@@ -276,7 +270,7 @@ def execute(trace: Trace) -> Run:
     state = set(trace.problem.init)
     ids = _fact_ids()
     table = ids.table
-    last = _LastAdders.fromkeys(map(table.get, state), INIT)  # None: facts no action mentions
+    last = dict.fromkeys(map(table.get, state), INIT)  # None: facts no action mentions (yet)
     new_facts, achievers = [], []
     for index, step in enumerate(trace.steps):
         action = step.action
@@ -285,11 +279,15 @@ def execute(trace: Trace) -> Run:
             raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
         new_facts.append(add - state)
         compiled = action.memo.get(ids) or ids.compiled(action)
-        achievers.append(compiled[0](last))
-        for fact_id in compiled[1]:
+        try:
+            achievers.append(compiled[0](last))
+        except KeyError:  # initial facts that had no id when ``last`` was made
+            last.update((fact_id, last.get(fact_id, INIT)) for fact_id in compiled[1])
+            achievers.append(compiled[0](last))
+        for fact_id in compiled[2]:
             last[fact_id] = index
         state -= action.delete
         state |= add
     final = frozenset(state)
-    goal = {fact: last[table[fact]] if fact in table else INIT for fact in sorted(trace.problem.goal & final)}
+    goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
     return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))
