@@ -97,6 +97,8 @@ class Domain:
     position_predicates: frozenset[str]
     ignore_predicates: frozenset[str]
     type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    #: What analyses work out once per domain (keyed by their module), kept with it.
+    memo: dict = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""

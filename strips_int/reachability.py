@@ -173,10 +173,13 @@ class Keyed(Generic[T]):
 
 
 def domain_key(domain: Domain) -> Keyed[Domain]:
-    """``domain`` keyed by what reachability reads of it."""
-    key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
-           tuple(sorted(domain.constants.items())), domain.ignore_predicates)
-    return Keyed(domain, key)
+    """``domain`` keyed by what reachability reads of it (worked out once per domain)."""
+    found = domain.memo.get(__name__)
+    if found is None:
+        key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
+               tuple(sorted(domain.constants.items())), domain.ignore_predicates)
+        found = domain.memo[__name__] = Keyed(domain, key)
+    return found
 
 
 def problem_key(problem: Problem) -> Keyed[Problem]:
