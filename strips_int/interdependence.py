@@ -162,8 +162,8 @@ def object_states_before(
     current: dict[str, set[Fact]] = {o: set() for objs in wanted.values() for o in objs}
     tracked = current.keys()
     for fact in run.trace.problem.init:
-        if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates and agents.isdisjoint(fact[1:]):
-            for obj in fact[1:]:
+        if not tracked.isdisjoint(fact) and fact[0] not in position_predicates and agents.isdisjoint(fact[1:]):
+            for obj in fact[1:]:  # (a predicate named like a tracked object passed the first test: none here)
                 if obj in current:
                     current[obj].add(fact)
     found = {}
