@@ -63,16 +63,16 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
     for node in queue:
         positions = views[node].carrying
         achievers = all_achievers[node]
-        if len(positions) > 1:  # each achiever once, in the order of its first link
-            chosen = {achievers[i] for i in positions}
-            candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
-        elif positions:
-            candidates = [achievers[positions[0]]]
-        else:
-            continue
-        goal = reason[node]
-        for earlier in candidates:
+        if len(positions) == 1:  # most steps (a move needs where its agent stands)
+            earlier = achievers[positions[0]]
             if earlier != INIT and earlier not in reason:
+                reason[earlier] = reason[node]  # type: ignore[index]
+                queue.append(earlier)  # type: ignore[arg-type]
+            continue
+        chosen = {achievers[i] for i in positions}
+        goal = reason[node]
+        for earlier in dict.fromkeys(achievers):  # each achiever once, in the order of its first link
+            if earlier in chosen and earlier != INIT and earlier not in reason:
                 reason[earlier] = goal  # type: ignore[index]
                 queue.append(earlier)  # type: ignore[arg-type]
     return reason
