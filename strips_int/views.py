@@ -33,7 +33,7 @@ class Lens:
 def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[str],
          navigation: frozenset[str] = frozenset(), static: frozenset[str] = frozenset()) -> Lens:
     """The one context for these values (so an action's memo finds it by identity). ``static``:
-    predicates no action adds, whose facts are always linked to ``INIT``, so never looked at."""
+    predicates no action changes, whose facts are always linked to ``INIT``, so never looked at."""
     return Lens(agents, ignored, positions, navigation, static)
 
 
@@ -57,16 +57,15 @@ def step_views(steps: Sequence[Step], context: Lens) -> list[View]:
 class View:
     """One action as the analysis reads it.
 
-    ``pre`` is the action's ``pre`` in that frozenset's own iteration order (the order of
-    :attr:`CausalLinks.achievers`); ``carrying`` the positions of facts in it that carry relevance
-    (SPEC section 3) and ``linking`` those that may link two agents (not ignored), static facts
-    left out of both (their achiever is always ``INIT``);
+    ``carrying`` holds the positions, in the action's ``pre`` (in that frozenset's own iteration
+    order, the order of :attr:`~strips_int.trace.CausalLinks.achievers`), of the facts that carry
+    relevance (SPEC section 3) and ``linking`` those that may link two agents (not ignored), with
+    the facts; static facts are left out of both (their achiever is always ``INIT``).
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
     sub-task (not navigation, SPEC section 6).
     """
 
-    pre: tuple[Fact, ...]
     carrying: tuple[int, ...]
     linking: tuple[tuple[int, Fact], ...]
     deletes: tuple[tuple[Fact, tuple[str, ...]], ...]
@@ -106,7 +105,6 @@ def _view(action: GroundAction, context: Lens) -> View:
 
     deletes, adds = touched(action.delete), touched(action.add)
     return View(
-        pre=pre,
         carrying=tuple(i for i, fact in enumerate(pre)
                        if fact[0] not in context.static and carries_relevance(fact, ignored, agents)),
         linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored | context.static),
