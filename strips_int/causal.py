@@ -1,9 +1,10 @@
-"""The causal links of an executed trace, and their graph on request (SPEC sections 3 and 7).
+"""The causal links of an executed trace: relevance, and their graph on request (SPEC sections 3 and 7).
 
 There is one causal link per precondition fact of each step (achiever ->
 consumer). The achiever of a fact for step k is the last earlier step whose
 add list holds it (even if it already held: that is the STRIPS add list,
-which the SPEC names), else ``INIT``.
+which the SPEC names), else ``INIT``. Execution finds them, in its one pass
+over the steps (:attr:`strips_int.trace.Run.links`).
 
 Links are kept as plain per-step tuples (a few hundred bytes a step); the
 networkx graph, which costs ten times as much time and memory, is built only
@@ -12,43 +13,14 @@ for plots, GraphML and notebooks (:func:`causal_graph`).
 
 from __future__ import annotations
 
-import itertools
-from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .task import Fact, format_fact
-from .trace import Run, Step
+from .trace import INIT, CausalLinks, Step
+from .views import View
 
 if TYPE_CHECKING:
     import networkx as nx
-
-INIT = "init"
-#: A link's achiever: a step index, or ``INIT``.
-Achiever = int | str
-
-
-@dataclass(frozen=True)
-class CausalLinks:
-    """Each step's achievers, one per fact of its action's ``pre`` in that frozenset's own iteration
-    order (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever."""
-
-    achievers: tuple[tuple[Achiever, ...], ...]
-    goal: Mapping[Fact, Achiever]
-
-
-def causal_links(run: Run) -> CausalLinks:
-    """The causal links of ``run``: one pass over the steps, remembering each fact's last adder."""
-    last_adder: dict[Fact, Achiever] = {}
-    get, init = last_adder.get, itertools.repeat(INIT)
-    achievers = []
-    for step in run.trace.steps:
-        action = step.action
-        achievers.append(tuple(map(get, action.pre, init)))
-        last_adder.update(zip(action.add, itertools.repeat(step.index)))
-    goal = {fact: get(fact, INIT) for fact in sorted(run.goal_achieved)}
-    return CausalLinks(tuple(achievers), goal)
-
 
 def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable[[Fact], tuple[str, ...]]
                  ) -> nx.MultiDiGraph:
@@ -73,50 +45,35 @@ def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable
     return graph
 
 
-def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
-    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
-
-    An agent's own status is a fact with arguments, all of them agents, such as
-    ``(hand-empty player0)``: freeing one's hands for the next task does not make
-    the task that freed them serve the goal. A 0-ary fact carries relevance.
-    """
-    if fact[0] in ignored:
-        return False
-    return len(fact) == 1 or not agents.issuperset(fact[1:])
-
-
-def relevant_steps(steps: Sequence[Step], links: CausalLinks, ignored: frozenset[str], agents: frozenset[str]
-                   ) -> dict[int, Fact]:
+def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]:
     """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
 
     A step is relevant when it last achieved a goal fact, or has a causal link,
-    through a fact that carries relevance (:func:`carries_relevance`), to a
-    relevant step (SPEC section 3): a backward search from the achievers. The
-    last achiever of a goal fact is relevant whatever the goal fact is.
+    through a fact that carries relevance (:func:`~strips_int.views.carries_relevance`),
+    to a relevant step (SPEC section 3): a backward search from the achievers. The
+    last achiever of a goal fact is relevant whatever the goal fact is. ``views``:
+    each step's action (:func:`~strips_int.views.view`).
     """
     reason: dict[int, Fact] = {}
-    queue: deque[int] = deque()
     for fact, achiever in links.goal.items():
         if achiever != INIT and achiever not in reason:
             reason[achiever] = fact  # type: ignore[index]
-            queue.append(achiever)  # type: ignore[arg-type]
-    carrying: dict[int, tuple[int, ...]] = {}  # by id(action): positions of its pre facts that carry relevance
-    while queue:
-        node = queue.popleft()
-        action = steps[node].action
-        positions = carrying.get(id(action))
-        if positions is None:
-            positions = carrying[id(action)] = tuple(
-                i for i, fact in enumerate(action.pre) if carries_relevance(fact, ignored, agents))
-        achievers = links.achievers[node]
-        if len(positions) > 1:  # each achiever once, in the order of its first link
-            chosen = {achievers[i] for i in positions}
-            candidates = [earlier for earlier in dict.fromkeys(achievers) if earlier in chosen]
-        else:
-            candidates = [achievers[i] for i in positions]
-        for earlier in candidates:
+    queue = list(reason)  # breadth first: the loop also visits the steps appended as it goes
+    all_achievers = links.achievers
+    for node in queue:
+        positions = views[node].carrying
+        achievers = all_achievers[node]
+        if len(positions) == 1:  # most steps (a move needs where its agent stands)
+            earlier = achievers[positions[0]]
             if earlier != INIT and earlier not in reason:
                 reason[earlier] = reason[node]  # type: ignore[index]
+                queue.append(earlier)  # type: ignore[arg-type]
+            continue
+        chosen = {achievers[i] for i in positions}
+        goal = reason[node]
+        for earlier in dict.fromkeys(achievers):  # each achiever once, in the order of its first link
+            if earlier in chosen and earlier != INIT and earlier not in reason:
+                reason[earlier] = goal  # type: ignore[index]
                 queue.append(earlier)  # type: ignore[arg-type]
     return reason
 

@@ -97,6 +97,8 @@ class Domain:
     position_predicates: frozenset[str]
     ignore_predicates: frozenset[str]
     type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    #: What analyses work out once per domain (keyed by their module), kept with it.
+    memo: dict = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""
@@ -129,6 +131,31 @@ class Domain:
             | extra.get("position-predicates", frozenset()),
             ignore_predicates=self.ignore_predicates | extra.get("ignore-predicates", frozenset()),
         )
+
+    def width(self, obj_type: str) -> int:
+        """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
+        found = self._widths.get(obj_type)
+        if found is None:
+            ancestors = self.ancestors(obj_type)
+            found = self._widths[obj_type] = max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
+                                                  for schema in self.schemas.values()] + [1])
+        return found
+
+    @functools.cached_property
+    def _widths(self) -> dict[str, int]:
+        """:meth:`width` by type, as asked."""
+        return {}
+
+    @functools.cached_property
+    def static_predicates(self) -> frozenset[str]:
+        """Predicates no action adds or deletes: their facts only ever come from the initial state."""
+        changed = {pred for s in self.schemas.values() for pred, _ in s.add + s.delete}
+        return frozenset(self.predicates) - changed
+
+    @functools.cached_property
+    def navigation(self) -> frozenset[str]:
+        """The names of the navigation actions (:meth:`is_navigation`)."""
+        return frozenset(name for name, schema in self.schemas.items() if self.is_navigation(schema))
 
     def is_navigation(self, schema: Schema) -> bool:
         """SPEC section 6: by pragma, else when every add/delete mentions the actor."""

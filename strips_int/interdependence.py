@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .causal import INIT, CausalLinks
 from .task import Fact, format_fact
 from .trace import Run, Step
+from .views import View, lens, step_views
 
 if TYPE_CHECKING:
     from .required import Need
@@ -99,38 +100,40 @@ def fact_object(fact: Fact, agents: frozenset[str]) -> str:
 
 
 def find_interdependences(
-    steps: Sequence[Step], links: CausalLinks, agents: frozenset[str], ignored: frozenset[str]
+    steps: Sequence[Step], links: CausalLinks, views: Sequence[View], agents: frozenset[str]
 ) -> list[Interdependence]:
     """Agent-to-agent chains of causal links through environment steps only.
 
     Each environment step remembers the agent steps that reach it through
     environment steps alone; steps are visited in trace order, so this is one
-    pass over the links.
+    pass over the links. ``views``: each step's action (:func:`~strips_int.views.view`).
     """
-    reaching: dict[int, frozenset[int]] = {}
+    actors = [step.action.actor for step in steps]
+    reaching: dict[int, set[int]] = {}
     linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    linking: dict[int, list[tuple[int, Fact]]] = {}  # by id(action): its pre facts that may link, by position
-    for step in steps:
-        action = step.action
-        node, receiver_agent = step.index, action.actor
-        positions = linking.get(id(action))
-        if positions is None:
-            positions = linking[id(action)] = [(i, f) for i, f in enumerate(action.pre) if f[0] not in ignored]
-        achievers = links.achievers[node]
-        sources: set[int] = set()
-        for i, fact in positions:
+    for node, (receiver, achievers, seen) in enumerate(zip(actors, links.achievers, views)):
+        if receiver is None:
+            sources: set[int] = set()
+            for i, _ in seen.linking:
+                earlier = achievers[i]
+                if earlier != INIT:
+                    if actors[earlier]:  # type: ignore[index]
+                        sources.add(earlier)  # type: ignore[arg-type]
+                    else:
+                        sources.update(reaching.get(earlier, ()))  # type: ignore[arg-type]
+            reaching[node] = sources
+            continue
+        for i, fact in seen.linking:
             earlier = achievers[i]
             if earlier == INIT:
                 continue
-            givers = (earlier,) if steps[earlier].action.actor else reaching.get(earlier, ())  # type: ignore[index]
-            if receiver_agent is None:
-                sources.update(givers)
-                continue
-            for giver in givers:
-                if steps[giver].action.actor != receiver_agent:
-                    linked[giver, node].add(fact)
-        if receiver_agent is None:
-            reaching[node] = frozenset(sources)
+            giver = actors[earlier]  # type: ignore[index]
+            if giver is None:
+                for earliest in reaching.get(earlier, ()):  # type: ignore[arg-type]
+                    if actors[earliest] != receiver:
+                        linked[earliest, node].add(fact)
+            elif giver != receiver:
+                linked[earlier, node].add(fact)  # type: ignore[index]
     return [
         Interdependence(
             giver=giver,
@@ -147,40 +150,39 @@ def object_states_before(
     wanted: Mapping[int, set[str]],
     agents: frozenset[str],
     position_predicates: frozenset[str],
+    views: Sequence[View],
 ) -> dict[tuple[int, str], frozenset[Fact]]:
     """The state (SPEC section 5) of each wanted object just before each wanted step.
 
     An object's state is the facts that mention it, less facts that mention an
-    agent and facts of position predicates. One replay of the trace, tracking
-    only the wanted objects.
+    agent and facts of position predicates. ``views``: each step's action read
+    with these agents and position predicates (:func:`~strips_int.views.step_views`).
+    One replay of the trace up to the last wanted step, tracking only the wanted objects.
     """
-    tracked = set().union(*wanted.values()) if wanted else set()
-
-    def touched(facts: frozenset[Fact]) -> list[tuple[Fact, list[str]]]:
-        """The state facts among ``facts`` with the tracked objects each mentions."""
-        return [(fact, [arg for arg in fact[1:] if arg in tracked]) for fact in facts
-                if not tracked.isdisjoint(fact[1:]) and fact[0] not in position_predicates
-                and agents.isdisjoint(fact[1:])]
-
-    current: dict[str, set[Fact]] = {o: set() for o in tracked}
-    for fact, objs in touched(run.trace.problem.init):
-        for obj in objs:
-            current[obj].add(fact)
-    effects: dict[int, tuple[list, list]] = {}  # by id(action): its touched delete and add facts
+    current: dict[str, set[Fact]] = {o: set() for objs in wanted.values() for o in objs}
+    tracked = current.keys()
+    for fact in run.trace.problem.init:
+        if not tracked.isdisjoint(fact) and fact[0] not in position_predicates and agents.isdisjoint(fact[1:]):
+            for obj in fact[1:]:  # (a predicate named like a tracked object passed the first test: none here)
+                if obj in current:
+                    current[obj].add(fact)
     found = {}
-    for step in run.trace.steps:
-        for obj in wanted.get(step.index, ()):
-            found[step.index, obj] = frozenset(current[obj])
-        action = step.action
-        effect = effects.get(id(action))
-        if effect is None:
-            effect = effects[id(action)] = (touched(action.delete), touched(action.add))
-        for fact, objs in effect[0]:
+    last = max(wanted, default=-1)
+    touching = [index for index, seen in enumerate(views[:last]) if not tracked.isdisjoint(seen.touches)]
+    for index in sorted(wanted.keys() | touching):  # the wanted steps and those that change a wanted object
+        objs = wanted.get(index)
+        if objs:
             for obj in objs:
-                current[obj].discard(fact)
-        for fact, objs in effect[1]:
-            for obj in objs:
-                current[obj].add(fact)
+                found[index, obj] = frozenset(current[obj])
+        seen = views[index]
+        for fact, args in seen.deletes:
+            for obj in args:
+                if obj in current:
+                    current[obj].discard(fact)
+        for fact, args in seen.adds:
+            for obj in args:
+                if obj in current:
+                    current[obj].add(fact)
     return found
 
 
@@ -190,8 +192,12 @@ def classify(
     relevant: Mapping[int, Fact],
     agents: frozenset[str],
     position_predicates: frozenset[str],
+    views: Sequence[View] | None = None,
 ) -> list[Verdict]:
     """Categorize each interdependence: looping, else irrelevant, else constructive.
+
+    ``views``: each step's action read with these agents and position predicates
+    (:func:`~strips_int.views.step_views`), made here when not given.
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole
@@ -201,7 +207,9 @@ def classify(
     wanted: dict[int, set[str]] = defaultdict(set)
     for inter in interdependences:
         wanted[inter.receiver].update(inter.objects)
-    states = object_states_before(run, wanted, agents, position_predicates)
+    if views is None:
+        views = step_views(steps, lens(agents, frozenset(), position_predicates))
+    states = object_states_before(run, wanted, agents, position_predicates, views)
 
     latest: dict[tuple, tuple[int, int]] = {}
     earliest: dict[tuple, tuple[int, int]] = {}

@@ -41,11 +41,19 @@ class Reachable:
     memo: dict = field(default_factory=dict, compare=False, repr=False)
     #: The keyed domain and folded problem explored, to explore that problem again (cached) as others act.
     explored: tuple[Keyed[Domain], Keyed[Problem]] | None = field(default=None, compare=False, repr=False)
+    #: :meth:`canonical` by fact, shared by every copy with these ``classes``.
+    renamed: dict = field(default_factory=dict, compare=False, repr=False)
 
     def canonical(self, fact: Fact) -> Fact:
         """``fact`` with class members renamed, injectively, to their class's representatives."""
-        if not self.classes or not any(arg in self.classes for arg in fact[1:]):
+        if self.classes.keys().isdisjoint(fact):  # a predicate named like a member only costs the memo
             return fact
+        found = self.renamed.get(fact)
+        if found is None:
+            found = self.renamed[fact] = self._renamed(fact)
+        return found
+
+    def _renamed(self, fact: Fact) -> Fact:
         used: dict[tuple[str, ...], dict[str, str]] = {}
         out = [fact[0]]
         for arg in fact[1:]:
@@ -111,33 +119,25 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
     signature: dict[str, set] = {o: set() for o in candidates}
     for fact in problem.init:
+        if candidates.isdisjoint(fact):
+            continue
         args = fact[1:]
         for position, arg in enumerate(args):
             if arg in candidates:
-                signature[arg].add((fact[0], position, tuple(a if a != arg else None for a in args)))
+                blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
+                           else tuple(a if a != arg else None for a in args))
+                signature[arg].add((fact[0], position, blanked))
     groups: dict[tuple, list[str]] = defaultdict(list)
     for obj in objects:
         if obj in candidates:
             groups[objects[obj], frozenset(signature[obj])].append(obj)
     classes = {}
-    widths: dict[str, int] = {}
     for (obj_type, _), members in groups.items():
-        if len(members) < 2:
-            continue
-        if obj_type not in widths:
-            widths[obj_type] = _width(domain, obj_type)
-        if len(members) > widths[obj_type]:
+        if len(members) > domain.width(obj_type):
             members.sort()
-            reps = tuple(members[:widths[obj_type]])
+            reps = tuple(members[:domain.width(obj_type)])
             classes.update({member: reps for member in members})
     return classes
-
-
-def _width(domain: Domain, obj_type: str) -> int:
-    """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
-    ancestors = domain.ancestors(obj_type)
-    return max([sum(not ancestors.isdisjoint(types) for types in schema.param_types)
-                for schema in domain.schemas.values()] + [1])
 
 
 def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:
@@ -173,10 +173,13 @@ class Keyed(Generic[T]):
 
 
 def domain_key(domain: Domain) -> Keyed[Domain]:
-    """``domain`` keyed by what reachability reads of it."""
-    key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
-           tuple(sorted(domain.constants.items())), domain.ignore_predicates)
-    return Keyed(domain, key)
+    """``domain`` keyed by what reachability reads of it (worked out once per domain)."""
+    found = domain.memo.get(__name__)
+    if found is None:
+        key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
+               tuple(sorted(domain.constants.items())), domain.ignore_predicates)
+        found = domain.memo[__name__] = Keyed(domain, key)
+    return found
 
 
 def problem_key(problem: Problem) -> Keyed[Problem]:
@@ -235,16 +238,26 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     is cached (per process, bounded, keyed by value): games on one layout fold
     to a handful of problems.
     """
-    classes = symmetry_classes(domain, problem, keep=actors or ())
-    keys = (_interned(domain_key(domain)), _interned(problem_key(fold(problem, classes))))
-    found = _explore(*keys, None if actors is None else frozenset(actors))
-    return dataclasses.replace(found, classes=classes, explored=keys)
+    keyed_domain = _interned(domain_key(domain))
+    classes, keyed_problem, renamed = _folded(keyed_domain, problem_key(problem), frozenset(actors or ()))
+    found = _explore(keyed_domain, keyed_problem, None if actors is None else frozenset(actors))
+    return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem), renamed=renamed)
 
 
 def clear_cache() -> None:
     """Forget every cached exploration (for timing from cold)."""
     _explore.cache_clear()
+    _folded.cache_clear()
     _interned.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _folded(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], keep: frozenset[str]
+            ) -> tuple[dict[str, tuple[str, ...]], Keyed[Problem], dict[Fact, Fact]]:
+    """A problem's symmetry classes, its folded problem, keyed, and a memo of renamed facts for
+    :meth:`Reachable.canonical`: games replayed on one layout often start from equal problems."""
+    classes = symmetry_classes(keyed_domain.value, keyed_problem.value, keep)
+    return classes, _interned(problem_key(fold(keyed_problem.value, classes))), {}
 
 
 @functools.lru_cache(maxsize=256)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .causal import CausalLinks, causal_graph, causal_links, relevant_steps
+from .causal import causal_graph, relevant_steps
 from .domain import Domain, load_domain, load_problem
 from .errors import StripsIntError
 from .interdependence import (
@@ -25,8 +25,9 @@ from .interdependence import (
 from .reachability import relaxed_reachable
 from .required import interdependence_needs
 from .task import Fact, Problem, format_fact
-from .trace import Run, Step, Trace, execute
+from .trace import CausalLinks, Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
+from .views import analysis_lens, step_views
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -147,12 +148,14 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     """The report of an already executed trace."""
     trace = run.trace
     objects = trace.problem.objects
-    agent_types = {o: t for o, t in sorted(objects.items()) if domain.is_agent_type(t)}
+    kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
+    agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
     agents = frozenset(agent_types)
-    links = causal_links(run)
-    relevant = relevant_steps(trace.steps, links, domain.ignore_predicates, agents)
-    inters = find_interdependences(trace.steps, links, agents, domain.ignore_predicates)
-    verdicts = classify(inters, run, relevant, agents, domain.position_predicates)
+    links = run.links
+    views = step_views(trace.steps, analysis_lens(domain, agents))
+    relevant = relevant_steps(links, views)
+    inters = find_interdependences(trace.steps, links, views, agents)
+    verdicts = classify(inters, run, relevant, agents, domain.position_predicates, views)
     reachable = relaxed_reachable(domain, trace.problem)
     needed_by = reachable.needers(domain.ignore_predicates)
 
@@ -171,7 +174,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
-        tasks=agent_tasks(run, domain, agent_types, needers, inters),
+        tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
     )
 
 

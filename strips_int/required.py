@@ -153,7 +153,7 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
     reaches are the point.
     """
     static = _static_index(domain, problem)
-    kinds = _static_predicates(domain)
+    kinds = domain.static_predicates
     for schema in domain.schemas.values():
         if schema.actor is not None and not domain.fits(problem.objects[agent], schema.param_types[schema.actor]):
             continue
@@ -174,14 +174,8 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
                         yield schema.ground(args)
 
 
-def _static_predicates(domain: Domain) -> frozenset[str]:
-    """Predicates no action adds or deletes."""
-    changed = {pred for s in domain.schemas.values() for pred, _ in s.add + s.delete}
-    return frozenset(domain.predicates) - changed
-
-
 def _static_index(domain: Domain, problem: Problem) -> _Index:
-    kinds = _static_predicates(domain)
+    kinds = domain.static_predicates
     index = _Index()
     for fact in sorted(problem.init):
         if fact[0] in kinds:

@@ -7,7 +7,7 @@ Tuples rather than objects keep hashing and set algebra cheap on long traces.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 Fact = tuple[str, ...]
@@ -47,6 +47,9 @@ class GroundAction:
     neg_pre: frozenset[Fact]
     add: frozenset[Fact]
     delete: frozenset[Fact]
+    #: What each analysis context reads of this action (:func:`strips_int.views.view`), kept on the
+    #: action: grounders share ground actions between games, so it is worked out once per process.
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))

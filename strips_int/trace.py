@@ -6,9 +6,10 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
 from .errors import StripsIntError, brief
@@ -47,13 +48,34 @@ class Trace:
     meta: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: The achiever of a fact that held from the initial state on (SPEC section 3).
+INIT = "init"
+#: A causal link's achiever: a step index, or ``INIT``.
+Achiever = int | str
+
+
+@dataclass(frozen=True)
+class CausalLinks:
+    """The causal links of a run (SPEC section 3; :mod:`strips_int.causal`): each step's achievers,
+    one per fact of its action's ``pre`` in that frozenset's own iteration order
+    (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever.
+
+    A fact's achiever for step k is the last earlier step whose add list holds it (even if it
+    already held), else ``INIT``; execution finds them in its one pass over the steps.
+    """
+
+    achievers: tuple[tuple[Achiever, ...], ...]
+    goal: Mapping[Fact, Achiever]
+
+
 @dataclass(frozen=True)
 class Run:
-    """The outcome of executing a trace: final state and what each step newly made true."""
+    """The outcome of executing a trace: final state, what each step newly made true, causal links."""
 
     trace: Trace
     final: State
     new_facts: tuple[frozenset[Fact], ...]
+    links: CausalLinks
 
     @property
     def goal_achieved(self) -> frozenset[Fact]:
@@ -211,15 +233,61 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
     return None
 
 
+class _FactIds:
+    """Small integers for the facts of ground actions: causal links are then looked up by int, not by
+    re-hashing tuples. A cache, shared by all traces; :func:`_fact_ids` starts a new one (and with it
+    new compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+
+    def __init__(self) -> None:
+        self.table: dict[Fact, int] = {}
+
+    def compiled(self, action: GroundAction
+                 ) -> tuple[Callable[[Mapping[int, Achiever]], tuple], tuple[int, ...], tuple[int, ...]]:
+        """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
+        order), their ids and its ``add`` facts' ids; worked out once per action, kept in its memo."""
+        table = self.table
+        pre = tuple(table.setdefault(fact, len(table)) for fact in action.pre)
+        add = tuple(table.setdefault(fact, len(table)) for fact in action.add)
+        getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
+        found = action.memo[self] = (getter, pre, add)
+        return found
+
+
+_MAX_FACT_IDS = 1 << 20
+_fact_table = [_FactIds()]
+
+
+def _fact_ids() -> _FactIds:
+    if len(_fact_table[0].table) > _MAX_FACT_IDS:
+        _fact_table[0] = _FactIds()
+    return _fact_table[0]
+
+
 def execute(trace: Trace) -> Run:
-    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error."""
+    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
+
+    The causal links are found on the way: each fact's last adder, by the fact's id."""
     state = set(trace.problem.init)
-    new_facts = []
-    for step in trace.steps:
+    ids = _fact_ids()
+    table = ids.table
+    last = dict.fromkeys(map(table.get, state), INIT)  # None: facts no action mentions (yet)
+    new_facts, achievers = [], []
+    for index, step in enumerate(trace.steps):
         action = step.action
-        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
+        pre, add = action.pre, action.add
+        if not (pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
             raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
-        new_facts.append(action.add - state)
+        new_facts.append(add - state)
+        compiled = action.memo.get(ids) or ids.compiled(action)
+        try:
+            achievers.append(compiled[0](last))
+        except KeyError:  # initial facts that had no id when ``last`` was made
+            last.update((fact_id, last.get(fact_id, INIT)) for fact_id in compiled[1])
+            achievers.append(compiled[0](last))
+        for fact_id in compiled[2]:
+            last[fact_id] = index
         state -= action.delete
-        state |= action.add
-    return Run(trace=trace, final=frozenset(state), new_facts=tuple(new_facts))
+        state |= add
+    final = frozenset(state)
+    goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
+    return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))

@@ -10,12 +10,12 @@ predicates never make a trigger, as they never link two agents (SPEC section 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
-from .domain import Domain
 from .interdependence import Interdependence
 from .task import Fact
 from .trace import Run
+from .views import View
 
 
 @dataclass(frozen=True)
@@ -41,33 +41,34 @@ class AgentTasks:
 
 def agent_tasks(
     run: Run,
-    domain: Domain,
+    views: Sequence[View],
     agents: Iterable[str],
+    ignored: frozenset[str],
     needers: Callable[[Fact], frozenset[str]],
     interdependences: Iterable[Interdependence],
 ) -> dict[str, AgentTasks]:
     """Each agent's sub-tasks, triggers and accepted triggers in the run.
 
+    ``views``: each step's action (:func:`~strips_int.views.view`, which says what is a sub-task);
     ``needers(fact)`` gives the agents that can use ``fact`` (SPEC section 6).
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
-    navigation = {name for name, schema in domain.schemas.items() if domain.is_navigation(schema)}
     users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
-    for step, new in zip(run.trace.steps, run.new_facts):
-        actor = step.action.actor
-        if actor is None or step.action.name in navigation:
-            continue
+    steps, new_facts = run.trace.steps, run.new_facts
+    for index in [index for index, seen in enumerate(views) if seen.subtask]:
+        actor = steps[index].action.actor
         subtasks, triggers, accepted = found[actor]
-        subtasks.append(step.index)
-        for fact in new:
-            if fact[0] in domain.ignore_predicates:
+        subtasks.append(index)
+        for fact in new_facts[index]:
+            if fact[0] in ignored:
                 continue
-            if fact not in users:
-                users[fact] = needers(fact)
-            if users[fact] - {actor}:
-                triggers.append(step.index)
-                if step.index in givers:
-                    accepted.append(step.index)
+            used = users.get(fact)
+            if used is None:
+                used = users[fact] = needers(fact)
+            if len(used) > (actor in used):  # another agent can use it
+                triggers.append(index)
+                if index in givers:
+                    accepted.append(index)
                 break
     return {agent: AgentTasks(*(tuple(part) for part in parts)) for agent, parts in found.items()}

@@ -1,0 +1,115 @@
+"""What the analysis reads of each ground action, worked out once per action and context.
+
+Grounders share ground actions between the games of a layout, so which
+preconditions carry relevance or may link two agents, which effects change
+an object's state (SPEC sections 3-6) and whether the action is a sub-task
+are computed once per action (kept in :attr:`GroundAction.memo`), not once
+per step or per game.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Sequence
+
+from .domain import Domain
+from .task import Fact, GroundAction
+from .trace import Step
+
+
+@dataclass(frozen=True, eq=False)
+class Lens:
+    """An analysis context: the agents and the domain's pragmas; compared by identity (see :func:`lens`)."""
+
+    agents: frozenset[str]
+    ignored: frozenset[str]
+    positions: frozenset[str]
+    navigation: frozenset[str]
+    static: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[str],
+         navigation: frozenset[str] = frozenset(), static: frozenset[str] = frozenset()) -> Lens:
+    """The one context for these values (so an action's memo finds it by identity). ``static``:
+    predicates no action changes, whose facts are always linked to ``INIT``, so never looked at."""
+    return Lens(agents, ignored, positions, navigation, static)
+
+
+def analysis_lens(domain: Domain, agents: frozenset[str]) -> Lens:
+    """The context of analysing a trace of ``domain`` with these agents."""
+    return lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation,
+                domain.static_predicates)
+
+
+def step_views(steps: Sequence[Step], context: Lens) -> list[View]:
+    """Each step's action as read in ``context`` (:func:`view`, inlined: once per step of every game)."""
+    found = []
+    for step in steps:
+        action = step.action
+        seen = action.memo.get(context)
+        found.append(seen if seen is not None else view(action, context))
+    return found
+
+
+@dataclass(frozen=True)
+class View:
+    """One action as the analysis reads it.
+
+    ``carrying`` holds the positions, in the action's ``pre`` (in that frozenset's own iteration
+    order, the order of :attr:`~strips_int.trace.CausalLinks.achievers`), of the facts that carry
+    relevance (SPEC section 3) and ``linking`` those that may link two agents (not ignored), with
+    the facts; static facts are left out of both (their achiever is always ``INIT``).
+    ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
+    objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
+    sub-task (not navigation, SPEC section 6).
+    """
+
+    carrying: tuple[int, ...]
+    linking: tuple[tuple[int, Fact], ...]
+    deletes: tuple[tuple[Fact, tuple[str, ...]], ...]
+    adds: tuple[tuple[Fact, tuple[str, ...]], ...]
+    touches: frozenset[str]
+    subtask: bool
+
+
+def view(action: GroundAction, context: Lens) -> View:
+    """``action`` as read in ``context`` (computed on first use, then kept on the action)."""
+    memo = action.memo
+    found = memo.get(context)
+    if found is None:
+        found = memo[context] = _view(action, context)
+    return found
+
+
+def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
+    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
+
+    An agent's own status is a fact with arguments, all of them agents, such as
+    ``(hand-empty player0)``: freeing one's hands for the next task does not make
+    the task that freed them serve the goal. A 0-ary fact carries relevance.
+    """
+    if fact[0] in ignored:
+        return False
+    return len(fact) == 1 or not agents.issuperset(fact[1:])
+
+
+def _view(action: GroundAction, context: Lens) -> View:
+    agents, ignored = context.agents, context.ignored
+    pre = tuple(action.pre)
+
+    def touched(facts: frozenset[Fact]) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
+        return tuple((fact, fact[1:]) for fact in facts
+                     if len(fact) > 1 and fact[0] not in context.positions and agents.isdisjoint(fact[1:]))
+
+    deletes, adds = touched(action.delete), touched(action.add)
+    return View(
+        carrying=tuple(i for i, fact in enumerate(pre)
+                       if fact[0] not in context.static and carries_relevance(fact, ignored, agents)),
+        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored | context.static),
+        deletes=deletes,
+        adds=adds,
+        touches=frozenset(obj for _, objs in deletes + adds for obj in objs),
+        subtask=action.actor is not None and action.name not in context.navigation,
+    )
