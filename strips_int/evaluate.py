@@ -27,7 +27,6 @@ import argparse
 import csv
 import functools
 import json
-import multiprocessing
 import os
 import signal
 import sys
@@ -45,7 +44,7 @@ from .outputs import (JOURNAL, PROGRESS, fresh, locked, now, resumable, run_inpu
                       write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
-from .stats import Summary, group_rows, markdown_table, number, summarize, tex
+from .stats import Summary, group_rows, markdown_table, number, summarize_all, tex
 from .workers import map_files, quiet_gc
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
@@ -56,9 +55,6 @@ ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 #: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
-
-#: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
-START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def available_cpus() -> int:
@@ -116,7 +112,11 @@ def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], 
     if jobs <= 1:
         yield from map(work, files)
         return
-    yield from map_files(multiprocessing.get_context(START_METHOD), work, files, jobs, died_rows)
+    import multiprocessing  # only here: one process needs none of it
+
+    # fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    yield from map_files(multiprocessing.get_context(method), work, files, jobs, died_rows)
 
 
 def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, frame: bool = False,
@@ -178,7 +178,8 @@ def summarize_games(jsonl: Path, columns: Sequence[str], keys: Sequence[str], re
         rows = [row for row in map(json.loads, handle) if not row["error"]]
     table = {}
     for group, members in group_rows(rows, keys).items():
-        table[group] = {m: summarize([number(r.get(m)) for r in members], resamples, seed) for m in metrics}
+        values = [[number(r.get(m)) for r in members] for m in metrics]
+        table[group] = dict(zip(metrics, summarize_all(values, resamples, seed)))
     return metrics, table
 
 

@@ -21,10 +21,10 @@ import hashlib
 import json
 import os
 import socket
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from . import __version__
 from .errors import StripsIntError
 from .files import read_json, regular_file, write_atomic
 
@@ -107,7 +107,7 @@ def now() -> str:
 
 def write_run_manifest(out: Path, command: Sequence[str], inputs: dict[str, Any], started: str, status: str,
                        counts: dict[str, int]) -> None:
-    fields = {"format": FORMAT, "command": list(command), "cwd": os.getcwd(), "version": version("strips_int"),
+    fields = {"format": FORMAT, "command": list(command), "cwd": os.getcwd(), "version": __version__,
               "started": started, "ended": None if status == "running" else now(), "status": status,
               "counts": counts, "inputs": inputs}
     write_atomic(out / MANIFEST, json.dumps(fields, indent=1) + "\n")
