@@ -15,6 +15,7 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
 from strips_int.evaluate import read_journal
+from strips_int.grounders import ENTRY_POINTS, entry_points, may_declare
 from strips_int.stats import Summary, summarize, summarize_all
 
 #: Modules a run in one process must not load: the bootstrap's numpy where no cell has an interval,
@@ -124,3 +125,26 @@ def test_the_journal_is_read_for_the_summaries_as_group_keys_and_metrics_only(tm
                        "constructive", "notes", "error"]
     assert cells == [{"layout": "x", "reward": 1.0, "human_pct_triggers": 50.0},
                      {"layout": "y", "reward": 2.0, "constructive": 4}]
+
+
+def test_commands_load_importlib_metadata_only_when_a_package_may_declare_grounders():
+    modules = imported("--help")
+    assert ("importlib.metadata" in modules) == may_declare(ENTRY_POINTS)
+    assert "socket" not in modules or "importlib.metadata" in modules  # the lock's host name is uname's
+
+
+def test_a_declared_grounder_group_is_found_and_anything_unreadable_counts_as_declared(tmp_path, monkeypatch):
+    other = tmp_path / "other-1.0.dist-info"
+    other.mkdir()
+    (other / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    (tmp_path / "old-0.1.egg-info").write_text("Metadata-Version: 1.0\n")  # a file: no entry points
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "missing")])
+    assert not may_declare(ENTRY_POINTS) and list(entry_points(ENTRY_POINTS)) == []
+    toy = tmp_path / "Toy_Plugin-2.0.dist-info"
+    toy.mkdir()
+    (toy / "entry_points.txt").write_text("[strips_int.grounders]\ntoy = toy_grounder:GROUNDER\n")
+    assert may_declare(ENTRY_POINTS)
+    assert [(p.name, p.value) for p in entry_points(ENTRY_POINTS)] == [("toy", "toy_grounder:GROUNDER")]
+    (tmp_path / "plugins.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip on the path
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "plugins.zip")])
+    assert may_declare(ENTRY_POINTS)
