@@ -15,7 +15,6 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
 from strips_int.evaluate import read_journal
-from strips_int.grounders import ENTRY_POINTS, entry_points, may_declare
 from strips_int.stats import Summary, summarize, summarize_all
 
 #: Modules a run in one process must not load: the bootstrap's numpy where no cell has an interval,
@@ -128,23 +127,44 @@ def test_the_journal_is_read_for_the_summaries_as_group_keys_and_metrics_only(tm
 
 
 def test_commands_load_importlib_metadata_only_when_a_package_may_declare_grounders():
+    """Asked of a fresh interpreter like the command's: in this one, a library imported by another
+    test (importlib_metadata) may have added a finder of its own, which counts as a yes."""
     modules = imported("--help")
-    assert ("importlib.metadata" in modules) == may_declare(ENTRY_POINTS)
+    code = "from strips_int.grounders import ENTRY_POINTS, may_declare; print(may_declare(ENTRY_POINTS))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert ("importlib.metadata" in modules) == (done.stdout.strip() == "True")
     assert "socket" not in modules or "importlib.metadata" in modules  # the lock's host name is uname's
 
 
-def test_a_declared_grounder_group_is_found_and_anything_unreadable_counts_as_declared(tmp_path, monkeypatch):
+#: Run in a fresh interpreter: importlib_metadata (imported by some tests' libraries) takes distribution
+#: finding over from the standard library's finder for the rest of the process.
+DECLARED = """
+import importlib.metadata  # before sys.path is cut down to the test's folders
+import sys
+from pathlib import Path
+from strips_int.grounders import ENTRY_POINTS, entry_points, may_declare
+root = Path(sys.argv[1])
+seen = []
+sys.path[:] = [str(root), str(root / "missing")]
+seen.append([may_declare(ENTRY_POINTS), list(entry_points(ENTRY_POINTS))])
+toy = root / "Toy_Plugin-2.0.dist-info"
+toy.mkdir()
+(toy / "entry_points.txt").write_text("[strips_int.grounders]\\ntoy = toy_grounder:GROUNDER\\n")
+seen.append([may_declare(ENTRY_POINTS), [(p.name, p.value) for p in entry_points(ENTRY_POINTS)]])
+(root / "plugins.zip").write_bytes(b"PK\\x05\\x06" + bytes(18))  # an empty zip
+sys.path[:] = [str(root / "plugins.zip")]
+seen.append(may_declare(ENTRY_POINTS))
+sys.meta_path.append(type("Finder", (), {"find_distributions": lambda self, context: []})())
+sys.path[:] = [str(root / "missing")]
+seen.append(may_declare(ENTRY_POINTS))
+print(seen)
+"""
+
+
+def test_a_declared_grounder_group_is_found_and_anything_unreadable_counts_as_declared(tmp_path):
     other = tmp_path / "other-1.0.dist-info"
     other.mkdir()
     (other / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
     (tmp_path / "old-0.1.egg-info").write_text("Metadata-Version: 1.0\n")  # a file: no entry points
-    monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "missing")])
-    assert not may_declare(ENTRY_POINTS) and list(entry_points(ENTRY_POINTS)) == []
-    toy = tmp_path / "Toy_Plugin-2.0.dist-info"
-    toy.mkdir()
-    (toy / "entry_points.txt").write_text("[strips_int.grounders]\ntoy = toy_grounder:GROUNDER\n")
-    assert may_declare(ENTRY_POINTS)
-    assert [(p.name, p.value) for p in entry_points(ENTRY_POINTS)] == [("toy", "toy_grounder:GROUNDER")]
-    (tmp_path / "plugins.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip on the path
-    monkeypatch.setattr(sys, "path", [str(tmp_path / "plugins.zip")])
-    assert may_declare(ENTRY_POINTS)
+    done = subprocess.run([sys.executable, "-c", DECLARED, str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip() == "[[False, []], [True, [('toy', 'toy_grounder:GROUNDER')]], True, True]", done.stderr
