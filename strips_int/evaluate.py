@@ -56,7 +56,6 @@ ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-
 def available_cpus() -> int:
     """The CPUs this process may run on (a job scheduler's grant, where the OS tells), else all."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -183,7 +182,8 @@ def is_metric(column: str) -> bool:
 
 
 def summarize_games(cells: Sequence[Mapping[str, Any]], columns: Sequence[str], keys: Sequence[str],
-                    resamples: int = 2000, seed: int = 0) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
+                    resamples: int = 2000, seed: int = 0
+                    ) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
     """Per group of the analysed games, each metric's :class:`Summary`, from the games' cells of
     :func:`read_journal` (the rows as analysed: no CSV field limit, no cell made safe for spreadsheets)."""
     metrics = summary_metrics(columns)
