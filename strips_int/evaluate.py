@@ -27,7 +27,6 @@ import argparse
 import csv
 import functools
 import json
-import multiprocessing
 import os
 import signal
 import sys
@@ -45,7 +44,7 @@ from .outputs import (JOURNAL, PROGRESS, fresh, locked, now, resumable, run_inpu
                       write_run_manifest)
 from .report import Report
 from .shards import manifest, parse_shard, pick, read_file_list, write_manifest
-from .stats import Summary, group_rows, markdown_table, number, summarize, tex
+from .stats import Summary, group_rows, markdown_table, number, summarize_all, tex
 from .workers import map_files, quiet_gc
 
 COUNTS = ("interdependencies", "constructive", "non_constructive", "looping", "irrelevant")
@@ -55,10 +54,6 @@ METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_re
 ROLE_METRICS = ("pct_triggers", "pct_not_accepted")
 #: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-#: Fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows).
-START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def available_cpus() -> int:
@@ -116,7 +111,11 @@ def evaluate(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], 
     if jobs <= 1:
         yield from map(work, files)
         return
-    yield from map_files(multiprocessing.get_context(START_METHOD), work, files, jobs, died_rows)
+    import multiprocessing  # only here: one process needs none of it
+
+    # fork where the platform has it (cheap: workers share the loaded code); spawn elsewhere (Windows)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    yield from map_files(multiprocessing.get_context(method), work, files, jobs, died_rows)
 
 
 def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, frame: bool = False,
@@ -138,20 +137,28 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     return pandas.DataFrame(rows)
 
 
-def write_games_csv(jsonl: Path, out: Path) -> list[str]:
-    """``games.csv`` from the streamed ``games.jsonl`` (two passes: columns, then rows); returns the columns."""
+def read_journal(jsonl: Path, keys: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The columns of ``games.jsonl`` in ``games.csv`` order; and of each analysed game (errors left out)
+    the cells the summaries read, its group keys and metrics, so memory holds a few numbers a game."""
     columns: dict[str, None] = {}
+    cells = []
     with open(jsonl) as handle:
-        for line in handle:
-            columns.update(dict.fromkeys(json.loads(line)))
+        for row in map(json.loads, handle):
+            columns.update(dict.fromkeys(row))
+            if not row["error"]:
+                cells.append({k: v for k, v in row.items() if k in keys or is_metric(k)})
     first = ["source", "folder", "layout", "agent", "partner", "roles", "reward"]
-    ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"] + ["error"]
+    ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"]
+    return [*ordered, "error"], cells
+
+
+def write_games_csv(jsonl: Path, out: Path, columns: Sequence[str]) -> None:
+    """``games.csv`` from the streamed ``games.jsonl``, row by row (the columns read first: :func:`read_journal`)."""
     with open(jsonl) as handle, atomic_open(out, newline="") as target:
-        writer = csv.DictWriter(target, ordered)
+        writer = csv.DictWriter(target, columns)
         writer.writeheader()
         for line in handle:
             writer.writerow({k: cell_text(v) for k, v in json.loads(line).items()})
-    return ordered
 
 
 def cell_text(value: Any) -> Any:
@@ -169,17 +176,21 @@ def summary_metrics(columns: Sequence[str]) -> list[str]:
     return metrics + [c for c in columns if c.endswith(ROLE_METRICS)]
 
 
-def summarize_games(jsonl: Path, columns: Sequence[str], keys: Sequence[str], resamples: int = 2000, seed: int = 0
+def is_metric(column: str) -> bool:
+    """Whether :func:`summary_metrics` takes ``column`` when a game has it."""
+    return column in METRIC_NAMES or column.endswith(ROLE_METRICS)
+
+
+def summarize_games(cells: Sequence[Mapping[str, Any]], columns: Sequence[str], keys: Sequence[str],
+                    resamples: int = 2000, seed: int = 0
                     ) -> tuple[list[str], dict[tuple[str, ...], dict[str, Summary]]]:
-    """Per group of the analysed games (errors left out), each metric's :class:`Summary`; read from
-    ``games.jsonl`` (the rows as analysed: no CSV field limit, no cell made safe for spreadsheets)."""
+    """Per group of the analysed games, each metric's :class:`Summary`, from the games' cells of
+    :func:`read_journal` (the rows as analysed: no CSV field limit, no cell made safe for spreadsheets)."""
     metrics = summary_metrics(columns)
-    with open(jsonl) as handle:
-        rows = [row for row in map(json.loads, handle) if not row["error"]]
-    table = {}
-    for group, members in group_rows(rows, keys).items():
-        table[group] = {m: summarize([number(r.get(m)) for r in members], resamples, seed) for m in metrics}
-    return metrics, table
+    groups = group_rows(cells, keys)
+    values = [[number(r.get(m)) for r in members] for members in groups.values() for m in metrics]
+    summaries = iter(summarize_all(values, resamples, seed))  # one call: draws shared across groups
+    return metrics, {group: {m: next(summaries) for m in metrics} for group in groups}
 
 
 def metric_label(metric: str) -> str:
@@ -223,8 +234,9 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str],
 
 def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
     """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
-    columns = write_games_csv(out / "games.jsonl", out / "games.csv")
-    metrics, table = summarize_games(out / "games.jsonl", columns, keys, resamples, seed)
+    columns, cells = read_journal(out / JOURNAL, keys)
+    write_games_csv(out / JOURNAL, out / "games.csv", columns)
+    metrics, table = summarize_games(cells, columns, keys, resamples, seed)
     write_summaries(out, keys, metrics, table)
     return columns
 
@@ -380,6 +392,9 @@ def run(args: argparse.Namespace, command: Sequence[str], domain: Domain, files:
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.evaluate") -> int:
     if argv is None:
         argv = sys.argv[1:]
+    quiet_gc()  # from here: the grounders' imports and the domain cost no collections
+    # numpy (the bootstrap) needs no BLAS; OpenBLAS's idle threads would spin some 40 ms of CPU
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if argv[:1] == ["merge"]:
         from .merge import main as merge_main  # merge builds on this module's table writers
 
@@ -388,7 +403,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         domain = as_domain(args.domain)
-        quiet_gc()
+        quiet_gc()  # again, so that collections do not walk the domain and the grounders either
         files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])],
                                       skip=args.out)
         if not files:

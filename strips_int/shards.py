@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from . import __version__
 from .errors import StripsIntError, brief
 from .files import read_json, read_text
 from .files import write_atomic
@@ -94,7 +94,7 @@ def sha256(data: bytes) -> str:
 def manifest(domain: Path, files: Sequence[Path], picked: Sequence[int], rows: Sequence[int], shard: Shard,
              options: dict[str, Any]) -> Manifest:
     """The manifest of a run over ``files[k] for k in picked`` that gave ``rows`` rows per file."""
-    return Manifest(version("strips_int"), str(domain), sha256(Path(domain).read_bytes()), options, shard.index,
+    return Manifest(__version__, str(domain), sha256(Path(domain).read_bytes()), options, shard.index,
                     shard.count, len(files), sha256("\n".join(map(str, files)).encode()),
                     tuple((k, str(files[k]), n) for k, n in zip(picked, rows, strict=True)))
 

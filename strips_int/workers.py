@@ -13,10 +13,12 @@ import gc
 import signal
 from collections import deque
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
-from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+if TYPE_CHECKING:  # multiprocessing is imported by whoever starts workers: a run in one process needs none
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
 
 #: Files a worker holds at once: the one it works on and the next.
 IN_FLIGHT = 2
@@ -72,6 +74,8 @@ def map_files(context: BaseContext, work: Callable[[Path], Rows], files: Sequenc
               died: Callable[[Path, str], Rows]) -> Iterator[Rows]:
     """``work(file)`` for each of ``files``, in order, on ``jobs`` worker processes; a file whose worker
     died on each of its :data:`TRIES` is ``died(file, how)`` instead."""
+    from multiprocessing.connection import wait
+
     todo = deque(range(len(files)))
     tries = [0] * len(files)
     done: dict[int, Rows] = {}
