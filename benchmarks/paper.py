@@ -5,9 +5,11 @@
 Each round runs, as child processes one after the other, ``strips_int.evaluate
 --jobs 1`` and the paper's map + detect functions (``run_paper.py --quiet
 --clamp`` from ``../shared/baselines/paper-pipeline``) on the same games,
-alternating A B A B ... The CPU of a run is the child's user + sys time (from
-``getrusage(RUSAGE_CHILDREN)`` deltas), start-up included, divided by the
-number of games; the figures are medians over the rounds with min–max.
+alternating A B A B ..., after one warm-up run of each. The CPU of a run is the child's user + sys
+time (from ``getrusage(RUSAGE_CHILDREN)`` deltas), start-up included, divided by the number of
+games; the figures are medians over the rounds with min–max. The children cache their bytecode as
+on a usual machine, in a temporary ``PYTHONPYCACHEPREFIX`` (``PYTHONDONTWRITEBYTECODE`` unset), so
+neither side compiles its modules anew in every run.
 Then where strips_int's time goes: the fixed cost of a run (``evaluate --jobs 1`` on a folder of
 one game: start-up, domain, tables), reading alone (decode and lift the 302 games to traces) and
 the analysis alone (execute to games.csv row, given the read traces), both in this process, warm;
@@ -78,6 +80,8 @@ def side_by_side(data: Path, rounds: int) -> dict[str, Any]:
         ours = [sys.executable, "-m", "strips_int.evaluate", str(ROOT / "domains" / "overcooked.pddl"), str(study),
                 "--out", out, "--jobs", "1"]
         theirs = [sys.executable, str(paper), "--quiet", "--clamp", str(study)]
+        for command in (ours, theirs):  # warm-up: bytecode cached, files in the page cache
+            child_cpu(command)
         for attempt in range(1, rounds + 1):
             for command, times, name in ((ours, ours_cpu, "strips_int"), (theirs, theirs_cpu, "paper")):
                 cpu, last = child_cpu(command)
@@ -185,6 +189,9 @@ def main() -> int:
     if not (args.data / "user-study").is_dir() or not (SHARED / "baselines" / "paper-pipeline").is_dir():
         print(f"skipped: needs {args.data / 'user-study'} and {SHARED / 'baselines' / 'paper-pipeline'}")
         return 0
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the children cache bytecode, as on a usual machine
+    pycache = tempfile.TemporaryDirectory()
+    os.environ["PYTHONPYCACHEPREFIX"] = pycache.name
     result: dict[str, Any] = {"machine": machine(), "revision": _revision()}
     result["side_by_side"] = side_by_side(args.data, args.rounds)
     result["fixed_cost_cpu_s"] = fixed_cost(args.data, args.rounds)
@@ -193,6 +200,7 @@ def main() -> int:
     result["check_one_game_wall_s"] = check_wall(args.data)
     if not args.no_memory:
         result["memory"] = memory_per_step()
+    pycache.cleanup()
     print(report_text(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
