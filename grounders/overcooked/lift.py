@@ -18,7 +18,7 @@ import functools
 import itertools
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
@@ -58,11 +58,35 @@ def _names(layout: Layout) -> tuple[Mapping[Pos, str], Mapping[Pos, str]]:
     return MappingProxyType({pos: cell(pos) for pos in layout.positions()}), MappingProxyType(stations)
 
 
-@functools.lru_cache(maxsize=8)
-def _move_table(grounder: Grounder) -> dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]]:
-    """The moves ``grounder`` has grounded, by seat, from and to: the same on every layout and in every game it
-    grounds (names tell types, see :func:`layout_grounder`), so filled once per process."""
+class _Move(NamedTuple):
+    """A player's move to a neighbouring floor cell, grounded: its atom, its action and the step it takes."""
+
+    atom: Fact
+    action: GroundAction
+    step: Pos
+
+
+@functools.lru_cache(maxsize=64)
+def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
+    """The plain moves (:func:`_plain_move`) ``grounder`` has grounded on ``layout``, by seat, from and to:
+    the same in every game on it, so filled once per process."""
     return {}
+
+
+_POSITIONAL = frozenset({"at", "occupied", "adjacent"})
+
+
+def _plain_move(domain: Domain, action: GroundAction, agent: str, here: str, there: str) -> bool:
+    """Whether ``action`` is the move of the packaged domain and nothing else in ``domain`` changes where the
+    players are: then the positions alone tell when moves are applicable (:meth:`_Lifter._walk`)."""
+    alone = domain.memo.get(__name__)
+    if alone is None:
+        alone = domain.memo[__name__] = all(
+            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
+            for pred, _ in (*schema.add, *schema.delete))
+    return alone and action.pre == {("at", agent, here), ("adjacent", here, there)} and action.neg_pre == {
+        ("occupied", there)} and action.add == {("at", agent, there), ("occupied", there)} and action.delete == {
+        ("at", agent, here), ("occupied", here)}
 
 
 def _acted(i: int, j: int) -> str:
@@ -209,7 +233,7 @@ class _Lifter:
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
         self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
-        self._move_actions = _move_table(self.grounder)
+        self._move_actions = _move_table(self.grounder, layout)
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
@@ -222,8 +246,8 @@ class _Lifter:
             raise StripsIntError(self.source, exc.where, exc.message) from None
 
     # -- terrain and the initial state -------------------------------------------------
-    def check_terrain(self) -> None:
-        """Players on floor, objects on counters and soups in pots, in every state (each distinct one once)."""
+    def check_terrain(self, states: list[RawState]) -> None:
+        """Players on floor, objects on counters and soups in pots, in each of ``states`` (each distinct one once)."""
         name = self.layout.name
 
         def shown(pos: Pos) -> str:
@@ -231,12 +255,6 @@ class _Lifter:
             return f"outside layout {name}" if char is None else f"{char!r} in layout {name}"
 
         tile = self.layout.tiles.get
-        states = self.game.states
-        grids = {id(state.objects): state.objects for state in states}  # each distinct grid once
-        if all(tile(pos) == " " for pos in {player.pos for state in states for player in state.players}) and all(
-                tile(pos) == "X" or tile(pos) == "P" and kind == "soup"
-                for pos, kind in {(pos, item.kind) for grid in grids.values() for pos, item in grid.items()}):
-            return  # hot: every game that fits; else the first misfit, state by state, for its message
         last: RawState | None = None
         checked: dict[Pos, Item] | None = None
         for i, state in enumerate(states):
@@ -323,7 +341,7 @@ class _Lifter:
             return None
         q = after.players[j]
         if q.pos != p.pos:
-            return self._move(i, j, p.pos, q.pos, logged)[0]
+            return self._move(i, j, p.pos, q.pos, logged)
         tile = self.layout.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
@@ -412,19 +430,33 @@ class _Lifter:
         return steps
 
     def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
-        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``."""
+        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``.
+
+        A game must fit the layout in every state (:meth:`check_terrain`), the first thing checked. Only the
+        first state is checked up front: the others fit when lifting succeeds (a move needs a neighbouring
+        floor cell, and every new grid is cross-checked against the counters and pots tracked), so they are
+        checked in full only when it fails, for the misfit to be the error, as it comes first.
+        """
+        try:
+            self.check_terrain(self.game.states[:1])
+            return self._lift()
+        except Exception:
+            self.check_terrain(self.game.states)
+            raise
+
+    def _lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
         game = self.game
-        self.check_terrain()
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
         add_step, add_action = steps.append, self.actions.append  # hot: the loop below runs once per state
-        moves = self._moves if game.old_rules and len(game.states[0].players) <= 2 else None  # where it may apply
+        first = game.states[0].players
+        walk = self._walk if game.old_rules and len(first) == 2 and first[0].pos != first[1].pos else None
         for i, (joint, before, after) in enumerate(zip(game.actions, game.states, [*game.states[1:], None])):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = moves(state, i, joint, before, after) if moves is not None and after is not None else None
+            chosen = walk(state, i, joint, before, after) if walk is not None and after is not None else None
             if chosen is not None and after.objects is before.objects:
                 for atom, action in chosen:  # nothing else changed: as checked before
                     add_step((i, atom))
@@ -456,65 +488,63 @@ class _Lifter:
                                self.static | self.init, goal, self.source)
         return problem, steps
 
-    def _moves(self, state: set[Fact], i: int, joint, before: RawState,
-               after: RawState) -> list[tuple[Fact, GroundAction]] | None:
-        """Under old rules with two players at most, a transition to a next state where they move or turn,
-        their hands unchanged: the moves, applied to ``state`` (the tracker does not change); else None, for :meth:`_serialize`.
+    def _walk(self, state: set[Fact], i: int, joint, before: RawState,
+              after: RawState) -> list[tuple[Fact, GroundAction]] | None:
+        """Under old rules, two players at distinct positions whose hands a transition leaves as they were:
+        their moves, applied to ``state`` in the order :meth:`_serialize` would find; None for anything
+        else (a move never made before, an error), for :meth:`_serialize`.
 
-        The common case, made fast: the same outcome and errors as :meth:`_serialize`, without its
-        general search (only two orders to try) and copies.
+        The common case, made fast: told from the positions alone. The state's ``at`` and ``occupied``
+        facts are the players' positions (nothing else moves them, and the players never share a cell: a
+        move needs its cell free), and the move table holds only plain moves between adjacent cells, so
+        such a move is applicable when its cell is not the other player's.
         """
-        movers = []
-        for j, q in enumerate(after.players):
-            p = before.players[j]
-            if p is q:
-                continue
-            if p.held != q.held:
+        (p0, p1), (q0, q1) = before.players, after.players
+        if p0.held != q0.held or p1.held != q1.held:
+            return None
+        a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
+        table = self._move_actions
+        if a0 == b0:
+            if a1 == b1:
+                return []
+            move = table.get((1, a1, b1))
+            if move is None or move.step != joint[1] or b1 == a0:
                 return None
-            if p.pos != q.pos:
-                movers.append((j, p.pos, q.pos))
-        if not movers:
-            return []
-        chosen = [self._move(i, j, p, q, joint[j]) for j, p, q in movers]
-        if len(chosen) == 2:
-            return self._two_moves(state, i, chosen)
-        action = chosen[0][1]
-        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
-            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: "
-                            f"{action.not_applicable(state)}")
-        state -= action.delete
-        state |= action.add
-        return chosen
+            chosen = [move]
+        elif a1 == b1:
+            move = table.get((0, a0, b0))
+            if move is None or move.step != joint[0] or b0 == a1:
+                return None
+            chosen = [move]
+        else:
+            first, second = table.get((0, a0, b0)), table.get((1, a1, b1))
+            if first is None or second is None or first.step != joint[0] or second.step != joint[1] or b0 == b1:
+                return None
+            if b0 != a1:
+                chosen = [first, second]
+            elif b1 != a0:
+                chosen = [second, first]
+            else:  # they swap cells: no order
+                return None
+        for move in chosen:
+            state -= move.action.delete
+            state |= move.action.add
+        return [(move.atom, move.action) for move in chosen]
 
-    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> tuple[Fact, GroundAction]:
+    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
         step = (q[0] - p[0], q[1] - p[1])
         if logged != step:
             raise self.fail(_acted(i, j), f"player {j} moved by {step} but the logged action is {logged!r}")
         move = self._move_actions.get((j, p, q))
-        if move is None:
-            atom = ("move", agent_name(j), self.cells[p], self.cells[q])
-            move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
-        return move
-
-    def _two_moves(self, state: set[Fact], i: int,
-                   chosen: list[tuple[Fact, GroundAction]]) -> list[tuple[Fact, GroundAction]]:
-        """Two moves applied to ``state`` in the first order that works (player order first)."""
-        failure = None
-        for order in (chosen, chosen[::-1]):
-            (_, first), (_, second) = order
-            if not first.applicable(state):
-                failure = failure or first.not_applicable(state)
-                continue
-            added, removed = first.add - state, first.delete & state
-            apply(state, first)
-            if second.applicable(state):
-                apply(state, second)
-                return order
-            failure = failure or second.not_applicable(state)
-            state -= added
-            state |= removed
-        raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        if move is not None:
+            return move.atom
+        agent, here, there = agent_name(j), self.cells[p], self.cells[q]
+        atom = ("move", agent, here, there)
+        action = self.ground(atom, f"step {i}")
+        if ("adjacent", here, there) in self.static and _plain_move(self.domain, action, agent, here, there):
+            self._move_actions[(j, p, q)] = _Move(atom, action, step)
+        return atom
 
     def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState,
                    after: RawState | None) -> tuple[_Tracker, list[tuple[Fact, GroundAction]], set[Fact]]:
