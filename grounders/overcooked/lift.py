@@ -416,6 +416,13 @@ class _Lifter:
 
     def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
         """Cooking steps that bring each pot's soup to the status the next state shows."""
+        shown, status = after.objects.get, tracker.status
+        for pos, soup in tracker.pots.items():  # hot: mostly every pot shows the status tracked
+            item = shown(pos)
+            if item is not None and item.status != status[soup]:
+                break
+        else:
+            return []
         steps = []
         for pos, soup in sorted(tracker.pots.items()):
             shown = after.objects.get(pos)
@@ -450,24 +457,26 @@ class _Lifter:
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
         steps: list[tuple[int, Fact]] = []
-        add_step, add_action = steps.append, self.actions.append  # hot: the loop below runs once per state
+        actions = self.actions
         first = game.states[0].players
         walk = self._walk if game.old_rules and len(first) == 2 and first[0].pos != first[1].pos else None
-        for i, (joint, before, after) in enumerate(zip(game.actions, game.states, [*game.states[1:], None])):
+        states = game.states
+        for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = walk(state, i, joint, before, after) if walk is not None and after is not None else None
-            if chosen is not None and after.objects is before.objects:
-                for atom, action in chosen:  # nothing else changed: as checked before
-                    add_step((i, atom))
-                    add_action(action)
-                continue
-            if chosen is None:
+            if walk is not None and after is not None and walk(state, i, joint, before, after, steps):
+                if after.objects is before.objects:
+                    continue  # nothing else changed: as checked before
+                interacted = False
+            else:
                 tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
-            steps += [(i, atom) for atom, _ in chosen]
-            self.actions += [action for _, action in chosen]
-            if after is None:
-                continue
+                interacted = False
+                for atom, action in chosen:
+                    steps.append((i, atom))
+                    actions.append(action)
+                    interacted = interacted or atom[0] != "move"
+                if after is None:
+                    continue
             cooked = self.environment(tracker, after)
             for atom in cooked:
                 action = self.ground(atom, f"step {i}")
@@ -475,10 +484,9 @@ class _Lifter:
                 if failure:
                     raise self.fail(f"step {i}", failure)
                 steps.append((i, atom))
-                self.actions.append(action)
+                actions.append(action)
             # Moves change nothing on the grid: when it shows the same objects too, it is as checked before.
-            grid = cooked or after.objects is not before.objects or any(atom[0] != "move" for atom, _ in chosen)
-            self._cross_check(tracker, i, after, grid)
+            self._cross_check(tracker, i, after, bool(cooked) or interacted or after.objects is not before.objects)
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
@@ -488,11 +496,12 @@ class _Lifter:
                                self.static | self.init, goal, self.source)
         return problem, steps
 
-    def _walk(self, state: set[Fact], i: int, joint, before: RawState,
-              after: RawState) -> list[tuple[Fact, GroundAction]] | None:
+    def _walk(self, state: set[Fact], i: int, joint, before: RawState, after: RawState,
+              steps: list[tuple[int, Fact]]) -> bool:
         """Under old rules, two players at distinct positions whose hands a transition leaves as they were:
-        their moves, applied to ``state`` in the order :meth:`_serialize` would find; None for anything
-        else (a move never made before, an error), for :meth:`_serialize`.
+        their moves, applied to ``state`` in the order :meth:`_serialize` would find and added to ``steps``
+        (their actions to ``self.actions``); False for anything else (a move never made before, an error),
+        for :meth:`_serialize`.
 
         The common case, made fast: told from the positions alone. The state's ``at`` and ``occupied``
         facts are the players' positions (nothing else moves them, and the players never share a cell: a
@@ -501,35 +510,37 @@ class _Lifter:
         """
         (p0, p1), (q0, q1) = before.players, after.players
         if p0.held != q0.held or p1.held != q1.held:
-            return None
+            return False
         a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
         table = self._move_actions
         if a0 == b0:
             if a1 == b1:
-                return []
+                return True
             move = table.get((1, a1, b1))
             if move is None or move.step != joint[1] or b1 == a0:
-                return None
+                return False
             chosen = [move]
         elif a1 == b1:
             move = table.get((0, a0, b0))
             if move is None or move.step != joint[0] or b0 == a1:
-                return None
+                return False
             chosen = [move]
         else:
             first, second = table.get((0, a0, b0)), table.get((1, a1, b1))
             if first is None or second is None or first.step != joint[0] or second.step != joint[1] or b0 == b1:
-                return None
+                return False
             if b0 != a1:
                 chosen = [first, second]
             elif b1 != a0:
                 chosen = [second, first]
             else:  # they swap cells: no order
-                return None
+                return False
         for move in chosen:
             state -= move.action.delete
             state |= move.action.add
-        return [(move.atom, move.action) for move in chosen]
+            steps.append((i, move.atom))
+            self.actions.append(move.action)
+        return True
 
     def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
@@ -622,10 +633,17 @@ class _Lifter:
             return
         # Hot: the grid fits (counters and pots lie on X and P tiles, so never at one position); else the message.
         counters, pots, size = tracker.counters, tracker.pots, tracker.size
-        if len(after.objects) == len(counters) + len(pots) and all(
-                item.kind == "soup" and len(item.ingredients) == size[pots[pos]] if pos in pots
-                else pos in counters and kinds[counters[pos]] == item.kind for pos, item in after.objects.items()):
-            return
+        if len(after.objects) == len(counters) + len(pots):
+            for pos, item in after.objects.items():
+                soup = pots.get(pos)
+                if soup is None:
+                    name = counters.get(pos)
+                    if name is None or kinds[name] != item.kind:
+                        break
+                elif item.kind != "soup" or len(item.ingredients) != size[soup]:
+                    break
+            else:
+                return
         shown = {pos: item.kind for pos, item in after.objects.items()}
         tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
                    **{p: "soup" for p in tracker.pots}}
