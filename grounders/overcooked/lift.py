@@ -73,6 +73,13 @@ def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos]
     return {}
 
 
+@functools.lru_cache(maxsize=8)
+def _well_formed(grounder: Grounder) -> set[Fact]:
+    """The initial facts of games grounded by ``grounder`` that :func:`make_problem` found well-formed: names
+    tell types (:func:`layout_grounder`), so each is well-formed in every game, and is checked once."""
+    return set()
+
+
 _POSITIONAL = frozenset({"at", "occupied", "adjacent"})
 
 
@@ -232,7 +239,9 @@ class _Lifter:
         self.cells, self.stations = _names(layout)
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
-        self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
+        #: The lifted steps: their ground actions and the transitions they are in.
+        self.actions: list[GroundAction] = []
+        self.times: list[int] = []
         self._move_actions = _move_table(self.grounder, layout)
 
     def fail(self, where: str, message: str) -> StripsIntError:
@@ -436,8 +445,8 @@ class _Lifter:
                 tracker.status[soup] = "ready"
         return steps
 
-    def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
-        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``.
+    def lift(self) -> Problem:
+        """The problem; the steps in ``self.actions`` and ``self.times``.
 
         A game must fit the layout in every state (:meth:`check_terrain`), the first thing checked. Only the
         first state is checked up front: the others fit when lifting succeeds (a move needs a neighbouring
@@ -451,20 +460,20 @@ class _Lifter:
             self.check_terrain(self.game.states)
             raise
 
-    def _lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
+    def _lift(self) -> Problem:
         game = self.game
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
         state = set(self.static | self.init)
-        steps: list[tuple[int, Fact]] = []
-        actions = self.actions
+        actions, times = self.actions, self.times
+        delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
         walk = self._walk if game.old_rules and len(first) == 2 and first[0].pos != first[1].pos else None
         states = game.states
         for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            if walk is not None and after is not None and walk(state, i, joint, before, after, steps):
+            if walk is not None and after is not None and walk(state, i, joint, before, after):
                 if after.objects is before.objects:
                     continue  # nothing else changed: as checked before
                 interacted = False
@@ -472,9 +481,12 @@ class _Lifter:
                 tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
                 interacted = False
                 for atom, action in chosen:
-                    steps.append((i, atom))
+                    times.append(i)
                     actions.append(action)
-                    interacted = interacted or atom[0] != "move"
+                    if atom[0] != "move":
+                        interacted = True
+                        if atom[0] == "deliver":
+                            delivered.append((i, atom))
                 if after is None:
                     continue
             cooked = self.environment(tracker, after)
@@ -483,7 +495,7 @@ class _Lifter:
                 failure = apply(state, action)
                 if failure:
                     raise self.fail(f"step {i}", failure)
-                steps.append((i, atom))
+                times.append(i)
                 actions.append(action)
             # Moves change nothing on the grid: when it shows the same objects too, it is as checked before.
             self._cross_check(tracker, i, after, bool(cooked) or interacted or after.objects is not before.objects)
@@ -491,16 +503,19 @@ class _Lifter:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
         values = self.layout.values if self.layout.orders is not None else None
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values, self.layout.orders)]
+        goal = [("delivered", soup) for soup in rewarded_soups(game, delivered, values, self.layout.orders)]
+        init, known = self.static | self.init, _well_formed(self.grounder)
+        # make_problem's checks of objects, goal and the facts not known well-formed (a bad fact is the same first one)
         problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
-                               self.static | self.init, goal, self.source)
-        return problem, steps
+                               [fact for fact in init if fact not in known], goal, self.source)
+        known |= init
+        return Problem(name=problem.name, objects=problem.objects, init=frozenset(init), goal=problem.goal,
+                       source=problem.source)
 
-    def _walk(self, state: set[Fact], i: int, joint, before: RawState, after: RawState,
-              steps: list[tuple[int, Fact]]) -> bool:
+    def _walk(self, state: set[Fact], i: int, joint, before: RawState, after: RawState) -> bool:
         """Under old rules, two players at distinct positions whose hands a transition leaves as they were:
-        their moves, applied to ``state`` in the order :meth:`_serialize` would find and added to ``steps``
-        (their actions to ``self.actions``); False for anything else (a move never made before, an error),
+        their moves, applied to ``state`` in the order :meth:`_serialize` would find and added to the
+        steps (``self.actions``, ``self.times``); False for anything else (a move never made before, an error),
         for :meth:`_serialize`.
 
         The common case, made fast: told from the positions alone. The state's ``at`` and ``occupied``
@@ -538,8 +553,8 @@ class _Lifter:
         for move in chosen:
             state -= move.action.delete
             state |= move.action.add
-            steps.append((i, move.atom))
             self.actions.append(move.action)
+            self.times.append(i)
         return True
 
     def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
@@ -666,7 +681,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
                    orders: tuple[Recipe, ...] | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
-    ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
+    ``steps`` are the lifted (transition, atom) pairs (the deliveries suffice); ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
     be exactly 20 per soup it delivers. New rules: a soup earns reward only when
@@ -744,8 +759,8 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
     :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
     lifter = _Lifter(game, layout, domain, grounder)
-    problem, atoms = lifter.lift()
-    steps = tuple(Step(index=k, t=t, action=action) for k, ((t, _), action) in enumerate(zip(atoms, lifter.actions)))
+    problem = lifter.lift()
+    steps = tuple(map(Step, itertools.count(), lifter.times, lifter.actions))  # Step(index, t, action)
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
