@@ -74,6 +74,12 @@ def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos]
 
 
 @functools.lru_cache(maxsize=8)
+def _action_table(grounder: Grounder) -> dict[Fact, GroundAction]:
+    """The actions ``grounder`` grounded for the lifter, by atom: looked up before the error location is made."""
+    return {}
+
+
+@functools.lru_cache(maxsize=8)
 def _well_formed(grounder: Grounder) -> set[Fact]:
     """The initial facts of games grounded by ``grounder`` that :func:`make_problem` found well-formed: names
     tell types (:func:`layout_grounder`), so each is well-formed in every game, and is checked once."""
@@ -243,16 +249,22 @@ class _Lifter:
         self.actions: list[GroundAction] = []
         self.times: list[int] = []
         self._move_actions = _move_table(self.grounder, layout)
+        self._grounded = _action_table(self.grounder)
+        self.agents = [agent_name(j) for j in range(len(game.states[0].players))]
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
 
-    def ground(self, atom: Fact, where: str) -> GroundAction:
-        """``atom`` grounded (the one grounding code; the grounder may be shared, the error names this game)."""
-        try:
-            return self.grounder.ground(atom, where)
-        except StripsIntError as exc:
-            raise StripsIntError(self.source, exc.where, exc.message) from None
+    def ground(self, atom: Fact, i: int) -> GroundAction:
+        """``atom`` of transition ``i`` grounded (the one grounding code; the grounder may be shared, the error
+        names this game)."""
+        action = self._grounded.get(atom)
+        if action is None:
+            try:
+                action = self._grounded[atom] = self.grounder.ground(atom, f"step {i}")
+            except StripsIntError as exc:
+                raise StripsIntError(self.source, exc.where, exc.message) from None
+        return action
 
     # -- terrain and the initial state -------------------------------------------------
     def check_terrain(self, states: list[RawState]) -> None:
@@ -340,7 +352,7 @@ class _Lifter:
                       logged: Move) -> Fact | None:
         """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
         p = before.players[j]
-        agent, here = agent_name(j), self.cells[p.pos]
+        agent, here = self.agents[j], self.cells[p.pos]
         target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
         if after is None:  # no following state: only a logged delivery is certain
             if logged == INTERACT and p.held and p.held.kind == "soup" and self.layout.tile(target) == "S":
@@ -491,7 +503,7 @@ class _Lifter:
                     continue
             cooked = self.environment(tracker, after)
             for atom in cooked:
-                action = self.ground(atom, f"step {i}")
+                action = self.ground(atom, i)
                 failure = apply(state, action)
                 if failure:
                     raise self.fail(f"step {i}", failure)
@@ -565,9 +577,9 @@ class _Lifter:
         move = self._move_actions.get((j, p, q))
         if move is not None:
             return move.atom
-        agent, here, there = agent_name(j), self.cells[p], self.cells[q]
+        agent, here, there = self.agents[j], self.cells[p], self.cells[q]
         atom = ("move", agent, here, there)
-        action = self.ground(atom, f"step {i}")
+        action = self.ground(atom, i)
         if ("adjacent", here, there) in self.static and _plain_move(self.domain, action, agent, here, there):
             self._move_actions[(j, p, q)] = _Move(atom, action, step)
         return atom
@@ -627,12 +639,13 @@ class _Lifter:
                 if undo is not None:
                     undo.append((fresh, set()))
                 self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
-            action = self.ground(atom, f"step {i}")
-            if undo is not None and action.applicable(state):
+            action = self.ground(atom, i)
+            if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
+                return chosen, action.not_applicable(state)
+            if undo is not None:
                 undo.append((action.add - state, action.delete & state))
-            why = apply(state, action)
-            if why:
-                return chosen, why
+            state -= action.delete
+            state |= action.add
             chosen.append((atom, action))
         return chosen, None
 
