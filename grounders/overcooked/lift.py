@@ -73,6 +73,13 @@ def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos]
     return {}
 
 
+@functools.lru_cache(maxsize=64)
+def _vacant(layout: Layout) -> tuple[tuple[Pos, Fact], ...]:
+    """Each counter's and pot's position and the fact that it is empty, in :meth:`Layout.positions` order."""
+    return tuple((pos, ("empty" if layout.tile(pos) == "X" else "pot-empty", station(layout, pos)))
+                 for pos in layout.positions() if layout.tile(pos) in ("X", "P"))
+
+
 @functools.lru_cache(maxsize=8)
 def _action_table(grounder: Grounder) -> dict[Fact, GroundAction]:
     """The actions ``grounder`` grounded for the lifter, by atom: looked up before the error location is made."""
@@ -300,15 +307,13 @@ class _Lifter:
         self.objects.update(objects)
         self.static |= static
         tracker = _Tracker(holding={}, counters={}, pots={})
-        for pos in layout.positions():
-            if layout.tile(pos) == "X" and pos not in first.objects:
-                self.init.add(("empty", station(layout, pos)))
-            if layout.tile(pos) == "P" and pos not in first.objects:
-                self.init.add(("pot-empty", station(layout, pos)))
+        for pos, fact in _vacant(layout):
+            if pos not in first.objects:
+                self.init.add(fact)
         for j, player in enumerate(first.players):
-            agent = agent_name(j)
+            agent, here = self.agents[j], self.cells[player.pos]
             self.objects[agent] = "agent"
-            self.init |= {("at", agent, cell(player.pos)), ("occupied", cell(player.pos))}
+            self.init |= {("at", agent, here), ("occupied", here)}
             if player.held is None:
                 self.init.add(("hand-empty", agent))
                 tracker.holding[j] = None
@@ -322,12 +327,12 @@ class _Lifter:
             name = self._existing(tracker, item)
             if layout.tile(pos) == "X":
                 tracker.counters[pos] = name
-                self.init.add(("on", name, station(layout, pos)))
+                self.init.add(("on", name, self.stations[pos]))
                 if item.kind == "soup":
                     self.init.add(("plated", name))
             else:
                 tracker.pots[pos] = name
-                self.init.add(("in-pot", name, station(layout, pos)))
+                self.init.add(("in-pot", name, self.stations[pos]))
         return tracker
 
     def _existing(self, tracker: _Tracker, item: Item) -> str:
@@ -590,11 +595,13 @@ class _Lifter:
         actions) and state.
 
         Hot, so the player order is tried in place, and copies are made only to try another order. Under
-        old rules a player the reader shares between the two states did nothing, so is not asked.
+        old rules a player the reader shares between the two states, or who neither moved nor changed hands
+        (who turned), did nothing, so is not asked.
         """
         players = range(len(before.players))
         if after is not None and self.game.old_rules:
-            acting = [j for j in players if before.players[j] is not after.players[j]]
+            acting = [j for j, p, q in zip(players, before.players, after.players)
+                      if p is not q and (p.pos != q.pos or p.held != q.held)]
         else:
             acting = list(players)
         if len(acting) < 2:  # one order only
