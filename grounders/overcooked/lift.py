@@ -98,7 +98,7 @@ _POSITIONAL = frozenset({"at", "occupied", "adjacent"})
 
 def _plain_move(domain: Domain, action: GroundAction, agent: str, here: str, there: str) -> bool:
     """Whether ``action`` is the move of the packaged domain and nothing else in ``domain`` changes where the
-    players are: then the positions alone tell when moves are applicable (:meth:`_Lifter._walk`)."""
+    players are: then the positions alone tell when moves are applicable (see :meth:`_Lifter._lift`)."""
     alone = domain.memo.get(__name__)
     if alone is None:
         alone = domain.memo[__name__] = all(
@@ -485,12 +485,48 @@ class _Lifter:
         actions, times = self.actions, self.times
         delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
-        walk = self._walk if game.old_rules and len(first) == 2 and first[0].pos != first[1].pos else None
+        # Hot: under old rules, two players at distinct positions whose hands a transition leaves as they were
+        # are told from the positions alone: the state's at and occupied facts are the players' positions
+        # (nothing else moves them, and they never share a cell: a move needs its cell free), and the move
+        # table holds only plain moves between adjacent cells, so such a move is applicable when its cell is
+        # not the other player's; their moves, in the order _serialize would find. Anything else (a move
+        # never made before, an error) is left to _serialize.
+        walk = game.old_rules and len(first) == 2 and first[0].pos != first[1].pos
+        table = self._move_actions
         states = game.states
         for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            if walk is not None and after is not None and walk(state, i, joint, before, after):
+            chosen = None
+            if walk and after is not None:
+                (p0, p1), (q0, q1) = before.players, after.players
+                if p0.held == q0.held and p1.held == q1.held:
+                    a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
+                    if a0 == b0:
+                        if a1 == b1:
+                            chosen = ()
+                        else:
+                            move = table.get((1, a1, b1))
+                            if move is not None and move.step == joint[1] and b1 != a0:
+                                chosen = (move,)
+                    elif a1 == b1:
+                        move = table.get((0, a0, b0))
+                        if move is not None and move.step == joint[0] and b0 != a1:
+                            chosen = (move,)
+                    else:
+                        m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
+                        if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
+                                and b0 != b1):
+                            if b0 != a1:
+                                chosen = (m0, m1)
+                            elif b1 != a0:
+                                chosen = (m1, m0)  # (else they swap cells: no order)
+            if chosen is not None:
+                for move in chosen:
+                    state -= move.action.delete
+                    state |= move.action.add
+                    actions.append(move.action)
+                    times.append(i)
                 if after.objects is before.objects:
                     continue  # nothing else changed: as checked before
                 interacted = False
@@ -528,51 +564,6 @@ class _Lifter:
         known |= init
         return Problem(name=problem.name, objects=problem.objects, init=frozenset(init), goal=problem.goal,
                        source=problem.source)
-
-    def _walk(self, state: set[Fact], i: int, joint, before: RawState, after: RawState) -> bool:
-        """Under old rules, two players at distinct positions whose hands a transition leaves as they were:
-        their moves, applied to ``state`` in the order :meth:`_serialize` would find and added to the
-        steps (``self.actions``, ``self.times``); False for anything else (a move never made before, an error),
-        for :meth:`_serialize`.
-
-        The common case, made fast: told from the positions alone. The state's ``at`` and ``occupied``
-        facts are the players' positions (nothing else moves them, and the players never share a cell: a
-        move needs its cell free), and the move table holds only plain moves between adjacent cells, so
-        such a move is applicable when its cell is not the other player's.
-        """
-        (p0, p1), (q0, q1) = before.players, after.players
-        if p0.held != q0.held or p1.held != q1.held:
-            return False
-        a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
-        table = self._move_actions
-        if a0 == b0:
-            if a1 == b1:
-                return True
-            move = table.get((1, a1, b1))
-            if move is None or move.step != joint[1] or b1 == a0:
-                return False
-            chosen = [move]
-        elif a1 == b1:
-            move = table.get((0, a0, b0))
-            if move is None or move.step != joint[0] or b0 == a1:
-                return False
-            chosen = [move]
-        else:
-            first, second = table.get((0, a0, b0)), table.get((1, a1, b1))
-            if first is None or second is None or first.step != joint[0] or second.step != joint[1] or b0 == b1:
-                return False
-            if b0 != a1:
-                chosen = [first, second]
-            elif b1 != a0:
-                chosen = [second, first]
-            else:  # they swap cells: no order
-                return False
-        for move in chosen:
-            state -= move.action.delete
-            state |= move.action.add
-            self.actions.append(move.action)
-            self.times.append(i)
-        return True
 
     def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
