@@ -250,6 +250,7 @@ class _Lifter:
         self.objects: dict[str, str] = {}
         self.grounder = grounder or layout_grounder(domain)
         self.cells, self.stations = _names(layout)
+        self.tile = layout.tiles.get  # (Layout.tile, hot)
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
         #: The lifted steps: their ground actions and the transitions they are in.
@@ -368,7 +369,7 @@ class _Lifter:
         q = after.players[j]
         if q.pos != p.pos:
             return self._move(i, j, p.pos, q.pos, logged)
-        tile = self.layout.tile(target)
+        tile = self.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
@@ -709,7 +710,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
             delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
         return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
-    default = orders if orders is not None else every_recipe()
+    default = orders if orders is not None or game.old_rules else every_recipe()  # (unused under old rules)
     goal = []
     # A step that logs no reward and delivers nothing agrees under either rules: only the others are checked.
     for i in sorted(delivered.keys() | set(itertools.compress(range(len(game.rewards)), game.rewards))):
