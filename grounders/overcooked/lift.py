@@ -86,27 +86,51 @@ def _action_table(grounder: Grounder) -> dict[Fact, GroundAction]:
     return {}
 
 
-@functools.lru_cache(maxsize=8)
-def _well_formed(grounder: Grounder) -> set[Fact]:
-    """The initial facts of games grounded by ``grounder`` that :func:`make_problem` found well-formed: names
-    tell types (:func:`layout_grounder`), so each is well-formed in every game, and is checked once."""
-    return set()
+@dataclass
+class _Checked:
+    """What the lifter works out once per domain (kept in its ``memo``): whether nothing but moves changes
+    where the players are, and the objects (name, type; lower case) and facts :func:`make_problem` passed.
+    Names tell types (:func:`layout_grounder`), so what passed in one game passes in every game."""
+
+    moves_alone: bool
+    objects: set[tuple[str, str]] = field(default_factory=set)
+    facts: set[Fact] = field(default_factory=set)
 
 
 _POSITIONAL = frozenset({"at", "occupied", "adjacent"})
 
 
+def _checked(domain: Domain) -> _Checked:
+    checked = domain.memo.get(__name__)
+    if checked is None:
+        checked = domain.memo[__name__] = _Checked(all(
+            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
+            for pred, _ in (*schema.add, *schema.delete)))
+    return checked
+
+
+def _problem(domain: Domain, name: str, objects: dict[str, str], init: set[Fact], goal: list[Fact],
+             source: str) -> Problem:
+    """``make_problem(domain, name, objects, init, goal, source)``, checking only what did not pass before: none
+    of it when all did (lower-case names stay as they are), else every object, the goal and the new facts
+    (a bad fact is then the same first one)."""
+    checked = _checked(domain)
+    passed = checked.facts.issuperset
+    if checked.objects.issuperset(objects.items()) and passed(init) and passed(goal):
+        return Problem(name=name, objects={**domain.constants, **objects}, init=frozenset(init), goal=frozenset(goal),
+                       source=source)
+    problem = make_problem(domain, name, objects, [fact for fact in init if fact not in checked.facts], goal, source)
+    checked.objects.update(pair for pair in objects.items() if pair == (pair[0].lower(), pair[1].lower()))
+    checked.facts.update(init, goal)
+    return Problem(name=name, objects=problem.objects, init=frozenset(init), goal=problem.goal, source=source)
+
+
 def _plain_move(domain: Domain, action: GroundAction, agent: str, here: str, there: str) -> bool:
     """Whether ``action`` is the move of the packaged domain and nothing else in ``domain`` changes where the
     players are: then the positions alone tell when moves are applicable (see :meth:`_Lifter._lift`)."""
-    alone = domain.memo.get(__name__)
-    if alone is None:
-        alone = domain.memo[__name__] = all(
-            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
-            for pred, _ in (*schema.add, *schema.delete))
-    return alone and action.pre == {("at", agent, here), ("adjacent", here, there)} and action.neg_pre == {
-        ("occupied", there)} and action.add == {("at", agent, there), ("occupied", there)} and action.delete == {
-        ("at", agent, here), ("occupied", here)}
+    return (_checked(domain).moves_alone and action.pre == {("at", agent, here), ("adjacent", here, there)}
+            and action.neg_pre == {("occupied", there)} and action.add == {("at", agent, there), ("occupied", there)}
+            and action.delete == {("at", agent, here), ("occupied", here)})
 
 
 def _acted(i: int, j: int) -> str:
@@ -558,13 +582,8 @@ class _Lifter:
         self.objects.update(tracker.kinds)
         values = self.layout.values if self.layout.orders is not None else None
         goal = [("delivered", soup) for soup in rewarded_soups(game, delivered, values, self.layout.orders)]
-        init, known = self.static | self.init, _well_formed(self.grounder)
-        # make_problem's checks of objects, goal and the facts not known well-formed (a bad fact is the same first one)
-        problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
-                               [fact for fact in init if fact not in known], goal, self.source)
-        known |= init
-        return Problem(name=problem.name, objects=problem.objects, init=frozenset(init), goal=problem.goal,
-                       source=problem.source)
+        return _problem(self.domain, f"overcooked-{self.layout.name}", self.objects, self.static | self.init, goal,
+                        self.source)
 
     def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
