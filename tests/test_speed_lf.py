@@ -4,11 +4,11 @@ serialization and make_problem give, games and messages alike."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, SHARED_DATA
+from test_overcooked_fast_paths import game_file, state  # cramped_room: floor (1..3, 1) and (1..3, 2)
 
 from strips_int import StripsIntError, load_domain
 from strips_int.domain import make_problem
@@ -57,20 +57,6 @@ def test_every_user_study_problem_is_make_problems(overcooked):
         p = trace.problem
         declared = {name: kind for name, kind in p.objects.items() if name not in overcooked.constants}
         assert p == make_problem(overcooked, p.name, declared, p.init, p.goal, p.source), path
-
-
-def state(first, second, objects=None) -> dict:
-    return {"players": [{"position": list(first), "orientation": [0, -1]},
-                        {"position": list(second), "orientation": [0, -1]}],
-            "objects": objects or {}, "order_list": None}
-
-
-def game_file(tmp_path: Path, states: list[dict], actions: list[list[int]]) -> Path:
-    """A user-study file on cramped_room (floor (1..3, 1) and (1..3, 2); an onion dispenser at (4, 1))."""
-    path = tmp_path / "game_human=0.json"
-    path.write_text(json.dumps({"ep_states": [states], "ep_actions": [actions], "ep_rewards": [[0] * len(actions)],
-                                "mdp_params": [{"layout_name": "cramped_room", "cook_time": 20}]}))
-    return path
 
 
 def lifted(path: Path, domain) -> list[tuple[int, str]] | str:
