@@ -508,7 +508,7 @@ class _Lifter:
         game = self.game
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
-        state = set(self.static | self.init)
+        state = self.static | self.init  # a new set
         actions, times = self.actions, self.times
         delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
