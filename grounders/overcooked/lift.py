@@ -18,7 +18,7 @@ import functools
 import itertools
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
@@ -33,6 +33,8 @@ from .recipes import Recipe, Values, every_recipe
 NEEDED_ACTIONS = frozenset({"move", "take", "take-onion", "take-tomato", "take-dish", "put", "start-soup", "add-ingredient",
                      "start-cooking", "auto-cook", "finish-cooking", "plate-soup", "deliver"})
 _NUMS = ("n0", "n1", "n2", "n3")
+#: The actions that change what lies on counters and in pots, and how many ingredients a pot holds.
+_PLACING = frozenset({"take", "put", "start-soup", "add-ingredient", "plate-soup"})
 _TAKE = {"onion-dispenser": ("take-onion", "onion"), "tomato-dispenser": ("take-tomato", "tomato"),
          "dish-dispenser": ("take-dish", "dish")}
 
@@ -58,11 +60,79 @@ def _names(layout: Layout) -> tuple[Mapping[Pos, str], Mapping[Pos, str]]:
     return MappingProxyType({pos: cell(pos) for pos in layout.positions()}), MappingProxyType(stations)
 
 
-@functools.lru_cache(maxsize=8)
-def _move_table(grounder: Grounder) -> dict[tuple[int, Pos, Pos], tuple[Fact, GroundAction]]:
-    """The moves ``grounder`` has grounded, by seat, from and to: the same on every layout and in every game it
-    grounds (names tell types, see :func:`layout_grounder`), so filled once per process."""
+class _Move(NamedTuple):
+    """A player's move to a neighbouring floor cell, grounded: its atom, its action and the step it takes."""
+
+    atom: Fact
+    action: GroundAction
+    step: Pos
+
+
+@functools.lru_cache(maxsize=64)
+def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
+    """The plain moves (:func:`_plain_move`) ``grounder`` has grounded on ``layout``, by seat, from and to:
+    the same in every game on it, so filled once per process."""
     return {}
+
+
+@functools.lru_cache(maxsize=64)
+def _vacant(layout: Layout) -> tuple[tuple[Pos, Fact], ...]:
+    """Each counter's and pot's position and the fact that it is empty, in :meth:`Layout.positions` order."""
+    return tuple((pos, ("empty" if layout.tile(pos) == "X" else "pot-empty", station(layout, pos)))
+                 for pos in layout.positions() if layout.tile(pos) in ("X", "P"))
+
+
+@functools.lru_cache(maxsize=8)
+def _action_table(grounder: Grounder) -> dict[Fact, GroundAction]:
+    """The actions ``grounder`` grounded for the lifter, by atom: looked up before the error location is made."""
+    return {}
+
+
+@dataclass
+class _Checked:
+    """What the lifter works out once per domain (kept in its ``memo``): whether nothing but moves changes
+    where the players are, and the objects (name, type; lower case) and facts :func:`make_problem` passed.
+    Names tell types (:func:`layout_grounder`), so what passed in one game passes in every game."""
+
+    moves_alone: bool
+    objects: set[tuple[str, str]] = field(default_factory=set)
+    facts: set[Fact] = field(default_factory=set)
+
+
+_POSITIONAL = frozenset({"at", "occupied", "adjacent"})
+
+
+def _checked(domain: Domain) -> _Checked:
+    checked = domain.memo.get(__name__)
+    if checked is None:
+        checked = domain.memo[__name__] = _Checked(all(
+            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
+            for pred, _ in (*schema.add, *schema.delete)))
+    return checked
+
+
+def _problem(domain: Domain, name: str, objects: dict[str, str], init: set[Fact], goal: list[Fact],
+             source: str) -> Problem:
+    """``make_problem(domain, name, objects, init, goal, source)``, checking only what did not pass before: none
+    of it when all did (lower-case names stay as they are), else every object, the goal and the new facts
+    (a bad fact is then the same first one)."""
+    checked = _checked(domain)
+    passed = checked.facts.issuperset
+    if checked.objects.issuperset(objects.items()) and passed(init) and passed(goal):
+        return Problem(name=name, objects={**domain.constants, **objects}, init=frozenset(init), goal=frozenset(goal),
+                       source=source)
+    problem = make_problem(domain, name, objects, [fact for fact in init if fact not in checked.facts], goal, source)
+    checked.objects.update(pair for pair in objects.items() if pair == (pair[0].lower(), pair[1].lower()))
+    checked.facts.update(init, goal)
+    return Problem(name=name, objects=problem.objects, init=frozenset(init), goal=problem.goal, source=source)
+
+
+def _plain_move(domain: Domain, action: GroundAction, agent: str, here: str, there: str) -> bool:
+    """Whether ``action`` is the move of the packaged domain and nothing else in ``domain`` changes where the
+    players are: then the positions alone tell when moves are applicable (see :meth:`_Lifter._lift`)."""
+    return (_checked(domain).moves_alone and action.pre == {("at", agent, here), ("adjacent", here, there)}
+            and action.neg_pre == {("occupied", there)} and action.add == {("at", agent, there), ("occupied", there)}
+            and action.delete == {("at", agent, here), ("occupied", here)})
 
 
 def _acted(i: int, j: int) -> str:
@@ -206,24 +276,33 @@ class _Lifter:
         self.objects: dict[str, str] = {}
         self.grounder = grounder or layout_grounder(domain)
         self.cells, self.stations = _names(layout)
+        self.tile = layout.tiles.get  # (Layout.tile, hot)
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
-        self.actions: list[GroundAction] = []  # beside the lifted atoms, their ground actions
-        self._move_actions = _move_table(self.grounder)
+        #: The lifted steps: their ground actions and the transitions they are in.
+        self.actions: list[GroundAction] = []
+        self.times: list[int] = []
+        self._move_actions = _move_table(self.grounder, layout)
+        self._grounded = _action_table(self.grounder)
+        self.agents = [agent_name(j) for j in range(len(game.states[0].players))]
 
     def fail(self, where: str, message: str) -> StripsIntError:
         return StripsIntError(self.source, where, message)
 
-    def ground(self, atom: Fact, where: str) -> GroundAction:
-        """``atom`` grounded (the one grounding code; the grounder may be shared, the error names this game)."""
-        try:
-            return self.grounder.ground(atom, where)
-        except StripsIntError as exc:
-            raise StripsIntError(self.source, exc.where, exc.message) from None
+    def ground(self, atom: Fact, i: int) -> GroundAction:
+        """``atom`` of transition ``i`` grounded (the one grounding code; the grounder may be shared, the error
+        names this game)."""
+        action = self._grounded.get(atom)
+        if action is None:
+            try:
+                action = self._grounded[atom] = self.grounder.ground(atom, f"step {i}")
+            except StripsIntError as exc:
+                raise StripsIntError(self.source, exc.where, exc.message) from None
+        return action
 
     # -- terrain and the initial state -------------------------------------------------
-    def check_terrain(self) -> None:
-        """Players on floor, objects on counters and soups in pots, in every state (each distinct one once)."""
+    def check_terrain(self, states: list[RawState]) -> None:
+        """Players on floor, objects on counters and soups in pots, in each of ``states`` (each distinct one once)."""
         name = self.layout.name
 
         def shown(pos: Pos) -> str:
@@ -231,12 +310,6 @@ class _Lifter:
             return f"outside layout {name}" if char is None else f"{char!r} in layout {name}"
 
         tile = self.layout.tiles.get
-        states = self.game.states
-        grids = {id(state.objects): state.objects for state in states}  # each distinct grid once
-        if all(tile(pos) == " " for pos in {player.pos for state in states for player in state.players}) and all(
-                tile(pos) == "X" or tile(pos) == "P" and kind == "soup"
-                for pos, kind in {(pos, item.kind) for grid in grids.values() for pos, item in grid.items()}):
-            return  # hot: every game that fits; else the first misfit, state by state, for its message
         last: RawState | None = None
         checked: dict[Pos, Item] | None = None
         for i, state in enumerate(states):
@@ -261,15 +334,13 @@ class _Lifter:
         self.objects.update(objects)
         self.static |= static
         tracker = _Tracker(holding={}, counters={}, pots={})
-        for pos in layout.positions():
-            if layout.tile(pos) == "X" and pos not in first.objects:
-                self.init.add(("empty", station(layout, pos)))
-            if layout.tile(pos) == "P" and pos not in first.objects:
-                self.init.add(("pot-empty", station(layout, pos)))
+        for pos, fact in _vacant(layout):
+            if pos not in first.objects:
+                self.init.add(fact)
         for j, player in enumerate(first.players):
-            agent = agent_name(j)
+            agent, here = self.agents[j], self.cells[player.pos]
             self.objects[agent] = "agent"
-            self.init |= {("at", agent, cell(player.pos)), ("occupied", cell(player.pos))}
+            self.init |= {("at", agent, here), ("occupied", here)}
             if player.held is None:
                 self.init.add(("hand-empty", agent))
                 tracker.holding[j] = None
@@ -283,12 +354,12 @@ class _Lifter:
             name = self._existing(tracker, item)
             if layout.tile(pos) == "X":
                 tracker.counters[pos] = name
-                self.init.add(("on", name, station(layout, pos)))
+                self.init.add(("on", name, self.stations[pos]))
                 if item.kind == "soup":
                     self.init.add(("plated", name))
             else:
                 tracker.pots[pos] = name
-                self.init.add(("in-pot", name, station(layout, pos)))
+                self.init.add(("in-pot", name, self.stations[pos]))
         return tracker
 
     def _existing(self, tracker: _Tracker, item: Item) -> str:
@@ -313,7 +384,7 @@ class _Lifter:
                       logged: Move) -> Fact | None:
         """The symbolic action of player ``j`` in transition ``i`` (None when nothing happened)."""
         p = before.players[j]
-        agent, here = agent_name(j), self.cells[p.pos]
+        agent, here = self.agents[j], self.cells[p.pos]
         target = (p.pos[0] + p.facing[0], p.pos[1] + p.facing[1])
         if after is None:  # no following state: only a logged delivery is certain
             if logged == INTERACT and p.held and p.held.kind == "soup" and self.layout.tile(target) == "S":
@@ -323,8 +394,8 @@ class _Lifter:
             return None
         q = after.players[j]
         if q.pos != p.pos:
-            return self._move(i, j, p.pos, q.pos, logged)[0]
-        tile = self.layout.tile(target)
+            return self._move(i, j, p.pos, q.pos, logged)
+        tile = self.tile(target)
         h, g = p.held, q.held
         if h == g and not self._starts_cooking(tracker, target, before, after, h, logged):
             return None
@@ -398,6 +469,13 @@ class _Lifter:
 
     def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
         """Cooking steps that bring each pot's soup to the status the next state shows."""
+        shown, status = after.objects.get, tracker.status
+        for pos, soup in tracker.pots.items():  # hot: mostly every pot shows the status tracked
+            item = shown(pos)
+            if item is not None and item.status != status[soup]:
+                break
+        else:
+            return []
         steps = []
         for pos, soup in sorted(tracker.pots.items()):
             shown = after.objects.get(pos)
@@ -411,110 +489,119 @@ class _Lifter:
                 tracker.status[soup] = "ready"
         return steps
 
-    def lift(self) -> tuple[Problem, list[tuple[int, Fact]]]:
-        """The problem and the lifted (transition, atom) pairs; their ground actions in ``self.actions``."""
+    def lift(self) -> Problem:
+        """The problem; the steps in ``self.actions`` and ``self.times``.
+
+        A game must fit the layout in every state (:meth:`check_terrain`), the first thing checked. Only the
+        first state is checked up front: the others fit when lifting succeeds (a move needs a neighbouring
+        floor cell, and every new grid is cross-checked against the counters and pots tracked), so they are
+        checked in full only when it fails, for the misfit to be the error, as it comes first.
+        """
+        try:
+            self.check_terrain(self.game.states[:1])
+            return self._lift()
+        except Exception:
+            self.check_terrain(self.game.states)
+            raise
+
+    def _lift(self) -> Problem:
         game = self.game
-        self.check_terrain()
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
-        state = set(self.static | self.init)
-        steps: list[tuple[int, Fact]] = []
-        add_step, add_action = steps.append, self.actions.append  # hot: the loop below runs once per state
-        moves = self._moves if game.old_rules and len(game.states[0].players) <= 2 else None  # where it may apply
-        for i, (joint, before, after) in enumerate(zip(game.actions, game.states, [*game.states[1:], None])):
+        state = self.static | self.init  # a new set
+        actions, times = self.actions, self.times
+        delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
+        first = game.states[0].players
+        # Hot: under old rules, two players at distinct positions whose hands a transition leaves as they were
+        # are told from the positions alone: the state's at and occupied facts are the players' positions
+        # (nothing else moves them, and they never share a cell: a move needs its cell free), and the move
+        # table holds only plain moves between adjacent cells, so such a move is applicable when its cell is
+        # not the other player's; their moves, in the order _serialize would find. Anything else (a move
+        # never made before, an error) is left to _serialize.
+        walk = game.old_rules and len(first) == 2 and first[0].pos != first[1].pos
+        table = self._move_actions
+        states = game.states
+        for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = moves(state, i, joint, before, after) if moves is not None and after is not None else None
-            if chosen is not None and after.objects is before.objects:
-                for atom, action in chosen:  # nothing else changed: as checked before
-                    add_step((i, atom))
-                    add_action(action)
-                continue
-            if chosen is None:
+            chosen = None
+            if walk and after is not None:
+                (p0, p1), (q0, q1) = before.players, after.players
+                if p0.held == q0.held and p1.held == q1.held:
+                    a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
+                    if a0 == b0:
+                        if a1 == b1:
+                            chosen = ()
+                        else:
+                            move = table.get((1, a1, b1))
+                            if move is not None and move.step == joint[1] and b1 != a0:
+                                chosen = (move,)
+                    elif a1 == b1:
+                        move = table.get((0, a0, b0))
+                        if move is not None and move.step == joint[0] and b0 != a1:
+                            chosen = (move,)
+                    else:
+                        m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
+                        if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
+                                and b0 != b1):
+                            if b0 != a1:
+                                chosen = (m0, m1)
+                            elif b1 != a0:
+                                chosen = (m1, m0)  # (else they swap cells: no order)
+            if chosen is not None:
+                for move in chosen:
+                    state -= move.action.delete
+                    state |= move.action.add
+                    actions.append(move.action)
+                    times.append(i)
+                if after.objects is before.objects:
+                    continue  # nothing else changed: as checked before
+                placed = False
+            else:
                 tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
-            steps += [(i, atom) for atom, _ in chosen]
-            self.actions += [action for _, action in chosen]
-            if after is None:
-                continue
+                placed = False  # whether what lies on counters and in pots changed
+                for atom, action in chosen:
+                    times.append(i)
+                    actions.append(action)
+                    if atom[0] != "move":
+                        placed = placed or atom[0] in _PLACING
+                        if atom[0] == "deliver":
+                            delivered.append((i, atom))
+                if after is None:
+                    continue
             cooked = self.environment(tracker, after)
             for atom in cooked:
-                action = self.ground(atom, f"step {i}")
+                action = self.ground(atom, i)
                 failure = apply(state, action)
                 if failure:
                     raise self.fail(f"step {i}", failure)
-                steps.append((i, atom))
-                self.actions.append(action)
-            # Moves change nothing on the grid: when it shows the same objects too, it is as checked before.
-            grid = cooked or after.objects is not before.objects or any(atom[0] != "move" for atom, _ in chosen)
-            self._cross_check(tracker, i, after, grid)
+                times.append(i)
+                actions.append(action)
+            # When neither the grid nor what lies on counters and in pots changed, they match as before (cooking
+            # changes a soup's status only, which is not cross-checked).
+            self._cross_check(tracker, i, after, placed or after.objects is not before.objects)
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
         values = self.layout.values if self.layout.orders is not None else None
-        goal = [("delivered", soup) for soup in rewarded_soups(game, steps, values, self.layout.orders)]
-        problem = make_problem(self.domain, f"overcooked-{self.layout.name}", self.objects,
-                               self.static | self.init, goal, self.source)
-        return problem, steps
+        goal = [("delivered", soup) for soup in rewarded_soups(game, delivered, values, self.layout.orders)]
+        return _problem(self.domain, f"overcooked-{self.layout.name}", self.objects, self.static | self.init, goal,
+                        self.source)
 
-    def _moves(self, state: set[Fact], i: int, joint, before: RawState,
-               after: RawState) -> list[tuple[Fact, GroundAction]] | None:
-        """Under old rules with two players at most, a transition to a next state where they move or turn,
-        their hands unchanged: the moves, applied to ``state`` (the tracker does not change); else None, for :meth:`_serialize`.
-
-        The common case, made fast: the same outcome and errors as :meth:`_serialize`, without its
-        general search (only two orders to try) and copies.
-        """
-        movers = []
-        for j, q in enumerate(after.players):
-            p = before.players[j]
-            if p is q:
-                continue
-            if p.held != q.held:
-                return None
-            if p.pos != q.pos:
-                movers.append((j, p.pos, q.pos))
-        if not movers:
-            return []
-        chosen = [self._move(i, j, p, q, joint[j]) for j, p, q in movers]
-        if len(chosen) == 2:
-            return self._two_moves(state, i, chosen)
-        action = chosen[0][1]
-        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
-            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: "
-                            f"{action.not_applicable(state)}")
-        state -= action.delete
-        state |= action.add
-        return chosen
-
-    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> tuple[Fact, GroundAction]:
+    def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""
         step = (q[0] - p[0], q[1] - p[1])
         if logged != step:
             raise self.fail(_acted(i, j), f"player {j} moved by {step} but the logged action is {logged!r}")
         move = self._move_actions.get((j, p, q))
-        if move is None:
-            atom = ("move", agent_name(j), self.cells[p], self.cells[q])
-            move = self._move_actions[(j, p, q)] = (atom, self.ground(atom, f"step {i}"))
-        return move
-
-    def _two_moves(self, state: set[Fact], i: int,
-                   chosen: list[tuple[Fact, GroundAction]]) -> list[tuple[Fact, GroundAction]]:
-        """Two moves applied to ``state`` in the first order that works (player order first)."""
-        failure = None
-        for order in (chosen, chosen[::-1]):
-            (_, first), (_, second) = order
-            if not first.applicable(state):
-                failure = failure or first.not_applicable(state)
-                continue
-            added, removed = first.add - state, first.delete & state
-            apply(state, first)
-            if second.applicable(state):
-                apply(state, second)
-                return order
-            failure = failure or second.not_applicable(state)
-            state -= added
-            state |= removed
-        raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        if move is not None:
+            return move.atom
+        agent, here, there = self.agents[j], self.cells[p], self.cells[q]
+        atom = ("move", agent, here, there)
+        action = self.ground(atom, i)
+        if ("adjacent", here, there) in self.static and _plain_move(self.domain, action, agent, here, there):
+            self._move_actions[(j, p, q)] = _Move(atom, action, step)
+        return atom
 
     def _serialize(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState,
                    after: RawState | None) -> tuple[_Tracker, list[tuple[Fact, GroundAction]], set[Fact]]:
@@ -522,11 +609,13 @@ class _Lifter:
         actions) and state.
 
         Hot, so the player order is tried in place, and copies are made only to try another order. Under
-        old rules a player the reader shares between the two states did nothing, so is not asked.
+        old rules a player the reader shares between the two states, or who neither moved nor changed hands
+        (who turned), did nothing, so is not asked.
         """
         players = range(len(before.players))
         if after is not None and self.game.old_rules:
-            acting = [j for j in players if before.players[j] is not after.players[j]]
+            acting = [j for j, p, q in zip(players, before.players, after.players)
+                      if p is not q and (p.pos != q.pos or p.held != q.held)]
         else:
             acting = list(players)
         if len(acting) < 2:  # one order only
@@ -571,12 +660,13 @@ class _Lifter:
                 if undo is not None:
                     undo.append((fresh, set()))
                 self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
-            action = self.ground(atom, f"step {i}")
-            if undo is not None and action.applicable(state):
+            action = self.ground(atom, i)
+            if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
+                return chosen, action.not_applicable(state)
+            if undo is not None:
                 undo.append((action.add - state, action.delete & state))
-            why = apply(state, action)
-            if why:
-                return chosen, why
+            state -= action.delete
+            state |= action.add
             chosen.append((atom, action))
         return chosen, None
 
@@ -592,10 +682,17 @@ class _Lifter:
             return
         # Hot: the grid fits (counters and pots lie on X and P tiles, so never at one position); else the message.
         counters, pots, size = tracker.counters, tracker.pots, tracker.size
-        if len(after.objects) == len(counters) + len(pots) and all(
-                item.kind == "soup" and len(item.ingredients) == size[pots[pos]] if pos in pots
-                else pos in counters and kinds[counters[pos]] == item.kind for pos, item in after.objects.items()):
-            return
+        if len(after.objects) == len(counters) + len(pots):
+            for pos, item in after.objects.items():
+                soup = pots.get(pos)
+                if soup is None:
+                    name = counters.get(pos)
+                    if name is None or kinds[name] != item.kind:
+                        break
+                elif item.kind != "soup" or len(item.ingredients) != size[soup]:
+                    break
+            else:
+                return
         shown = {pos: item.kind for pos, item in after.objects.items()}
         tracked = {**{p: tracker.kinds[n] for p, n in tracker.counters.items()},
                    **{p: "soup" for p in tracker.pots}}
@@ -618,7 +715,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
                    orders: tuple[Recipe, ...] | None = None) -> list[str]:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
-    ``steps`` are the lifted (transition, atom) pairs; ``game.rewards[i]`` is the
+    ``steps`` are the lifted (transition, atom) pairs (the deliveries suffice); ``game.rewards[i]`` is the
     reward logged for transition ``i`` (all four formats log it on the delivering
     action's own step). Old rules: every soup earns 20, so each step's reward must
     be exactly 20 per soup it delivers. New rules: a soup earns reward only when
@@ -635,7 +732,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
             delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
         return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
-    default = orders if orders is not None else every_recipe()
+    default = orders if orders is not None or game.old_rules else every_recipe()  # (unused under old rules)
     goal = []
     # A step that logs no reward and delivers nothing agrees under either rules: only the others are checked.
     for i in sorted(delivered.keys() | set(itertools.compress(range(len(game.rewards)), game.rewards))):
@@ -696,8 +793,8 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
     :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
     lifter = _Lifter(game, layout, domain, grounder)
-    problem, atoms = lifter.lift()
-    steps = tuple(Step(index=k, t=t, action=action) for k, ((t, _), action) in enumerate(zip(atoms, lifter.actions)))
+    problem = lifter.lift()
+    steps = tuple(map(Step, itertools.count(), lifter.times, lifter.actions))  # Step(index, t, action)
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
