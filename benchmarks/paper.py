@@ -216,7 +216,8 @@ def report_text(result: dict[str, Any]) -> str:
         f"{s['games']} user-study games, {s['rounds']} alternating rounds, CPU per game (user+sys, median, min-max):",
         f"  strips_int evaluate --jobs 1   {ours['median']:7.2f} ms  ({ours['min']:.2f}-{ours['max']:.2f})",
         f"  paper map + detect (--clamp)   {theirs['median']:7.2f} ms  ({theirs['min']:.2f}-{theirs['max']:.2f})",
-        f"  ratio {s['ratio_of_medians']:.1f}x (per round {ratio['min']:.1f}-{ratio['max']:.1f}x)",
+        f"  ratio of the medians {s['ratio_of_medians']:.1f}x; per round median {ratio['median']:.1f}x "
+        f"({ratio['min']:.1f}-{ratio['max']:.1f}x)",
     ]
     fixed = result["fixed_cost_cpu_s"]
     lines.append(f"fixed cost of a run (evaluate on one game): {fixed['median']:.3f} s CPU "
