@@ -22,7 +22,6 @@ Without ``../shared`` it says so and exits 0.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -112,9 +111,10 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
     the first pass fills the caches."""
     from strips_int import load_domain
     from strips_int.games import read_games
+    from strips_int.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
-    gc.freeze()
+    quiet_gc()  # as evaluate does: start-up frozen, collections seldom
     times = []
     for _ in range(rounds + 1):
         start = time.process_time()
@@ -129,10 +129,11 @@ def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     from strips_int import load_domain
     from strips_int.evaluate import game_row
     from strips_int.games import read_games, report_of
+    from strips_int.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     traces = list(read_games(domain, data / "user-study"))
-    gc.freeze()
+    quiet_gc()  # as evaluate does: start-up frozen, collections seldom
     times = []
     for _ in range(rounds + 1):
         start = time.process_time()
