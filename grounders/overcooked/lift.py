@@ -82,12 +82,6 @@ def _vacant(layout: Layout) -> tuple[tuple[Pos, Fact], ...]:
                  for pos in layout.positions() if layout.tile(pos) in ("X", "P"))
 
 
-@functools.lru_cache(maxsize=8)
-def _action_table(grounder: Grounder) -> dict[Fact, GroundAction]:
-    """The actions ``grounder`` grounded for the lifter, by atom: looked up before the error location is made."""
-    return {}
-
-
 @dataclass
 class _Checked:
     """What the lifter works out once per domain (kept in its ``memo``): whether nothing but moves changes
@@ -283,7 +277,6 @@ class _Lifter:
         self.actions: list[GroundAction] = []
         self.times: list[int] = []
         self._move_actions = _move_table(self.grounder, layout)
-        self._grounded = _action_table(self.grounder)
         self.agents = [agent_name(j) for j in range(len(game.states[0].players))]
 
     def fail(self, where: str, message: str) -> StripsIntError:
@@ -292,13 +285,10 @@ class _Lifter:
     def ground(self, atom: Fact, i: int) -> GroundAction:
         """``atom`` of transition ``i`` grounded (the one grounding code; the grounder may be shared, the error
         names this game)."""
-        action = self._grounded.get(atom)
-        if action is None:
-            try:
-                action = self._grounded[atom] = self.grounder.ground(atom, f"step {i}")
-            except StripsIntError as exc:
-                raise StripsIntError(self.source, exc.where, exc.message) from None
-        return action
+        try:
+            return self.grounder.ground(atom, f"step {i}")
+        except StripsIntError as exc:
+            raise StripsIntError(self.source, exc.where, exc.message) from None
 
     # -- terrain and the initial state -------------------------------------------------
     def check_terrain(self, states: list[RawState]) -> None:
