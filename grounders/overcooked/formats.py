@@ -152,9 +152,10 @@ def detect(path: Path) -> str | None:
     """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
 
     A JSON file must hold an object with an ``ep_states`` (or ``ep_observations``) list, at any depth,
-    recognized from its bytes without parsing (the reader parses it once); a CSV's header must name
-    ``state`` and ``joint_action``; a pickle must open with the pickle protocol
-    opcode (loading it is the reader's work, with no classes admitted).
+    recognized from its bytes without parsing (the reader parses it once): from its first 4 KiB, where
+    the files written so far have it, else from all of them (so a file is read whole once, by the
+    reader, not also here); a CSV's header must name ``state`` and ``joint_action``; a pickle must
+    open with the pickle protocol opcode (loading it is the reader's work, with no classes admitted).
     """
     suffix = path.suffix.lower()
     try:
@@ -166,7 +167,10 @@ def detect(path: Path) -> str | None:
                 header = next(csv.reader(handle), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
-            return "episode-json" if _EPISODE_KEY.search(path.read_bytes()) else None
+            with path.open("rb", buffering=0) as handle:
+                start = handle.read(4096)
+                found = _EPISODE_KEY.search(start) or _EPISODE_KEY.search(start + handle.readall())
+            return "episode-json" if found else None
     except (OSError, UnicodeDecodeError, csv.Error):
         return None
     return None

@@ -25,14 +25,19 @@ if TYPE_CHECKING:
 #: The public names by the module that defines them, imported on first use: the registry loads this
 #: package for its options, and a SAR log needs neither the simulator nor networkx.
 _WHERE = {
-    **dict.fromkeys(("LOG_FORMAT", "SCENARIO_FORMAT", "Log", "detect", "dump_log", "log_from_json", "read_log"),
-                    "formats"),
+    **dict.fromkeys(("Log", "dump_log", "log_from_json", "read_log"), "formats"),
     **dict.fromkeys(("NEEDED_ACTIONS", "lift_log", "state_facts", "world_problem"), "lift"),
     **dict.fromkeys(("Scenario", "load_scenario", "scenario_from_json", "simulate"), "scenario"),
     **dict.fromkeys(("ACTIONS", "AgentState", "Grid", "State", "World"), "world"),
 }
 
-__all__ = ["GROUNDER", "read_trace", "scenario_problem", *sorted(set(_WHERE) - {"NEEDED_ACTIONS"})]
+__all__ = ["GROUNDER", "LOG_FORMAT", "SCENARIO_FORMAT", "detect", "kind_of", "read_trace", "scenario_problem",
+           *sorted(set(_WHERE) - {"NEEDED_ACTIONS"})]
+
+LOG_FORMAT = "strips-int-sar-log/1"
+SCENARIO_FORMAT = "strips-int-sar-scenario/1"
+#: What the bytes of every SAR file hold: both format tags start so.
+_TAG = b"strips-int-sar-"
 
 
 def __getattr__(name: str) -> Any:
@@ -41,11 +46,35 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
 
 
+def detect(path: Path) -> str | None:
+    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file, else None.
+
+    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys); only
+    files that mention the tag are parsed, and a file that is not JSON is no SAR file. Here,
+    not in :mod:`.formats`, so that a folder walk setting scenarios aside loads no SAR world.
+    """
+    from strips_int.files import read_json
+
+    if path.suffix.lower() != ".json":
+        return None
+    try:
+        data = read_json(path, mentioning=_TAG)
+    except StripsIntError:
+        return None
+    return kind_of(data)
+
+
+def kind_of(data: Any) -> str | None:
+    """``"log"`` or ``"scenario"`` by the format tag of parsed JSON, else None."""
+    tag = data.get("format") if isinstance(data, dict) else None
+    return {LOG_FORMAT: "log", SCENARIO_FORMAT: "scenario"}.get(tag) if isinstance(tag, str) else None
+
+
 def read_trace(path: str | Path, domain: Domain) -> Trace:
     """The trace of a SAR log file; a scenario is refused with the command that simulates it."""
     from strips_int.files import read_json
 
-    from .formats import kind_of, log_from_json
+    from .formats import log_from_json
     from .lift import lift_log
 
     data = read_json(path)
@@ -59,7 +88,7 @@ def scenario_problem(path: str | Path, domain: Domain) -> Problem:
     """The planning problem of a scenario's (or a log's) initial state: every victim to be treated."""
     from strips_int.files import read_json
 
-    from .formats import kind_of, log_from_json
+    from .formats import log_from_json
     from .lift import world_problem
     from .scenario import scenario_from_json
 
@@ -86,8 +115,6 @@ class _Sar:
         return NEEDED_ACTIONS
 
     def recognizes(self, path: Path) -> bool:
-        from .formats import detect
-
         return detect(path) is not None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:

@@ -18,10 +18,9 @@ from typing import Any, Mapping
 from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_json
 
+from . import LOG_FORMAT
 from .world import ACTIONS, DIRECTIONS, DOOR, FLOOR, KINDS, ROLES, WALL, AgentState, Grid, Pos, State, World, check_state
 
-LOG_FORMAT = "strips-int-sar-log/1"
-SCENARIO_FORMAT = "strips-int-sar-scenario/1"
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,99}\Z")
 #: The largest grid read: 40 rows or columns. SAR houses are tens of cells across; every cell
 #: becomes a PDDL location and its fire a fact of every state, so time and memory grow with
@@ -41,27 +40,6 @@ class Log:
     world: World
     states: tuple[State, ...]
     actions: tuple[Mapping[str, str], ...]
-
-
-def detect(path: Path) -> str | None:
-    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file, else None.
-
-    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys); only
-    files that mention the tag are parsed, and a file that is not JSON is no SAR file.
-    """
-    if path.suffix.lower() != ".json":
-        return None
-    try:
-        data = read_json(path, mentioning=b"strips-int-sar-")
-    except StripsIntError:
-        return None
-    return kind_of(data)
-
-
-def kind_of(data: Any) -> str | None:
-    """``"log"`` or ``"scenario"`` by the format tag of parsed JSON, else None."""
-    tag = data.get("format") if isinstance(data, dict) else None
-    return {LOG_FORMAT: "log", SCENARIO_FORMAT: "scenario"}.get(tag) if isinstance(tag, str) else None
 
 
 class JsonReader:
