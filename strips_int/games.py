@@ -40,8 +40,8 @@ def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[l
         else:
             raise StripsIntError(str(path), None, "no such file or folder")
         for file, scenario in walked:
-            if identity(file) not in seen:
-                seen.add(identity(file))
+            if (same := identity(file)) not in seen:
+                seen.add(same)
                 (scenarios if scenario else found).append(file)
     return found, scenarios
 
