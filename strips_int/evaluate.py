@@ -142,11 +142,12 @@ def read_journal(jsonl: Path, keys: Sequence[str]) -> tuple[list[str], list[dict
     the cells the summaries read, its group keys and metrics, so memory holds a few numbers a game."""
     columns: dict[str, None] = {}
     cells = []
+    kept = functools.cache(lambda column: column in keys or is_metric(column))  # rows share their columns
     with open(jsonl) as handle:
         for row in map(json.loads, handle):
             columns.update(dict.fromkeys(row))
             if not row["error"]:
-                cells.append({k: v for k, v in row.items() if k in keys or is_metric(k)})
+                cells.append({k: v for k, v in row.items() if kept(k)})
     first = ["source", "folder", "layout", "agent", "partner", "roles", "reward"]
     ordered = [c for c in first if c in columns] + [c for c in columns if c not in first and c != "error"]
     return [*ordered, "error"], cells
@@ -155,10 +156,11 @@ def read_journal(jsonl: Path, keys: Sequence[str]) -> tuple[list[str], list[dict
 def write_games_csv(jsonl: Path, out: Path, columns: Sequence[str]) -> None:
     """``games.csv`` from the streamed ``games.jsonl``, row by row (the columns read first: :func:`read_journal`)."""
     with open(jsonl) as handle, atomic_open(out, newline="") as target:
-        writer = csv.DictWriter(target, columns)
-        writer.writeheader()
+        writer = csv.writer(target)
+        writer.writerow(columns)
         for line in handle:
-            writer.writerow({k: cell_text(v) for k, v in json.loads(line).items()})
+            row = json.loads(line)
+            writer.writerow([cell_text(row.get(column)) for column in columns])  # a column a row lacks is empty
 
 
 def cell_text(value: Any) -> Any:
