@@ -1,0 +1,214 @@
+"""Issue 16, the fixed cost around the games: files read at their own size, a user-study game read whole
+once after the walk (the Overcooked recognizer looks at its head), the walk's SAR test loading no SAR
+world yet setting scenarios aside wherever their tag stands, and the bootstrap's percentiles by hand,
+bit for bit numpy's."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import EXAMPLES, ROOT, SHARED_DATA
+
+from strips_int import StripsIntError, load_domain
+from strips_int.evaluate import file_rows
+from strips_int.files import read_bytes
+from strips_int.games import game_files
+from strips_int.grounders import grounder_for, read_input
+from strips_int.grounders.overcooked.formats import detect
+from strips_int.stats import TAILS, percentiles
+
+USER_STUDY = SHARED_DATA / "user-study"
+needs_study = pytest.mark.skipif(not USER_STUDY.is_dir(), reason="needs ../shared/data")
+PROC_IO = Path("/proc/self/io")
+needs_proc = pytest.mark.skipif(not PROC_IO.exists(), reason="counts bytes read by /proc/self/io (Linux)")
+SCENARIO_TAG = "strips-int-sar-scenario/1"
+
+
+def bytes_read(work) -> int:
+    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
+    own line of the first look, some 100 bytes, is counted too)."""
+    def rchar() -> int:
+        with open(PROC_IO) as handle:
+            return int(handle.readline().split()[1])
+
+    before = rchar()
+    work()
+    return rchar() - before
+
+
+@pytest.fixture(scope="module")
+def overcooked():
+    return load_domain(ROOT / "domains" / "overcooked.pddl")
+
+
+@pytest.fixture(scope="module")
+def episode() -> tuple[Path, dict]:
+    """The largest user-study game (198 KB: larger than the zip test's look at a file's tail), parsed."""
+    path = max(USER_STUDY.glob("*/*.json"), key=lambda p: p.stat().st_size)
+    return path, json.loads(path.read_bytes())
+
+
+def rows_but_source(domain, path: Path) -> list[dict]:
+    return [{k: v for k, v in row.items() if k != "source"} for row in file_rows(domain, {}, path)]
+
+
+# Reading: the size fstat gives, then on while the file goes on
+
+
+def test_a_file_whose_size_is_not_known_beforehand_is_read_whole_and_held_to_the_limit():
+    """/proc files say they hold 0 bytes: reading goes on past what fstat said, up to the limit."""
+    cmdline = Path("/proc/self/cmdline")
+    if not cmdline.exists() or cmdline.stat().st_size:
+        pytest.skip("needs a file whose stat size is 0 but holds bytes (Linux /proc)")
+    whole = cmdline.read_bytes()
+    assert len(whole) > 10 and read_bytes(cmdline) == whole
+    assert read_bytes(cmdline, limit=len(whole)) == whole
+    with pytest.raises(StripsIntError, match="cannot read: larger than"):
+        read_bytes(cmdline, limit=len(whole) - 1)
+
+
+@needs_study
+@needs_proc
+def test_real_games_are_read_in_one_pass_of_their_own_size(episode):
+    path, _ = episode
+    data = path.read_bytes()
+    assert read_bytes(path) == data
+    read_bytes(path)  # once before, so that what is counted is the read alone
+    assert len(data) <= bytes_read(lambda: read_bytes(path)) < len(data) + 1024
+
+
+# Recognizing: the head first, all of the file only when the head does not tell
+
+
+@needs_study
+@needs_proc
+def test_a_user_study_game_is_told_by_its_head(episode):
+    path, _ = episode
+    assert detect(path) == "episode-json"
+    assert bytes_read(lambda: detect(path)) < 4096 + 1024  # of 198 KB
+
+
+@needs_study
+@needs_proc
+def test_a_user_study_game_is_read_whole_once_after_the_walk(overcooked, episode):
+    """All that is read of the file besides the reader's one pass: the Overcooked recognizer's 4 KiB
+    head and the JaxMARL recognizer's zip test (``zipfile.is_zipfile`` looks for the end record in
+    the last 64 KiB + 22 bytes). Before, the Overcooked recognizer read it whole as well."""
+    path, _ = episode
+    size = path.stat().st_size
+    list(read_input(sorted(USER_STUDY.glob("*/*.json"))[0], overcooked))  # what the first game loads, loaded
+    read = bytes_read(lambda: list(read_input(path, overcooked)))
+    assert size <= read < size + 4096 + 65557 + 1024
+
+
+@needs_study
+def test_a_game_whose_episode_key_stands_after_its_head_is_told_by_all_of_it(tmp_path, overcooked, episode):
+    """The same game with ``ep_states`` written last, after 4 KiB of other keys, and with the key cut by
+    the 4 KiB mark: recognized from the whole text, and read into the same rows."""
+    path, data = episode
+    rest = {k: v for k, v in data.items() if k != "ep_states"}
+    late, cut = (tmp_path / way / path.parent.name / path.name for way in ("late", "cut"))  # the names tell seats
+    late.parent.mkdir(parents=True)
+    cut.parent.mkdir(parents=True)
+    late.write_text(json.dumps({**rest, "ep_states": data["ep_states"]}))
+    assert late.read_bytes().index(b'"ep_states"') > 4096
+    # {"note": "xx...", "ep_states": [...], ...}: the key from byte 4090 to 4101
+    cut.write_text('{"note": "' + "x" * 4077 + '", "ep_states": ' + json.dumps(data["ep_states"]) + ", "
+                   + json.dumps(rest)[1:])
+    assert cut.read_bytes().index(b'"ep_states"') == 4090
+    expected = rows_but_source(overcooked, path)
+    assert expected[0]["error"] == "" and expected[0]["steps"] > 100
+    for file in (late, cut):
+        assert detect(file) == "episode-json" and grounder_for(file).name == "overcooked"
+        assert rows_but_source(overcooked, file) == expected
+
+
+def test_a_json_file_without_the_episode_key_is_read_to_its_end_and_not_overcooked(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"padding": "x" * 10_000, "ep_states": "not a list", "states": [[]]}))
+    assert detect(other) is None
+    other.write_text(json.dumps({"padding": "x" * 10_000, "ep_observations": [[]]}).replace(":", " :\n "))
+    assert detect(other) == "episode-json"
+
+
+# The walk: scenarios set aside wherever their tag stands, no SAR world loaded
+
+
+@needs_study
+def test_the_walk_sets_scenarios_aside_wherever_the_format_key_stands(tmp_path, episode):
+    _, data = episode
+    scenario = json.loads((EXAMPLES / "fire-door.scenario.json").read_text())
+    assert next(iter(scenario)) == "format"
+    files = {
+        "first.json": scenario,
+        "last.json": {"padding": "x" * 10_000, **{k: v for k, v in scenario.items() if k != "format"},
+                      "format": SCENARIO_TAG},
+        "game-tagged-last.json": {**data, "format": SCENARIO_TAG},
+        "game-tagged-inside.json": {**data, "meta": {"format": SCENARIO_TAG}},
+        "game.json": data,
+    }
+    for name, value in files.items():
+        (tmp_path / name).write_text(json.dumps(value))
+    escaped = tmp_path / "escaped.json"  # the tag's slash escaped: JSON's same string
+    escaped.write_text(json.dumps(files["last.json"]).replace("scenario/1", "scenario\\/1"))
+    found, scenarios = game_files([tmp_path])
+    assert [p.name for p in found] == ["game-tagged-inside.json", "game.json"]
+    assert [p.name for p in scenarios] == ["escaped.json", "first.json", "game-tagged-last.json", "last.json"]
+
+
+@needs_study
+def test_the_walk_loads_no_sar_world():
+    code = ("import sys; from strips_int.games import game_files\n"
+            f"found, scenarios = game_files([{str(USER_STUDY)!r}])\n"
+            "print(len(found), len(scenarios), sorted(m for m in sys.modules if m.startswith('strips_int.grounders.sar')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.split("\n")[0] == "302 0 ['strips_int.grounders.sar']"
+
+
+def test_sar_files_are_still_told_apart_by_their_grounder():
+    for name, kind in (("fire-door.scenario.json", "scenario"), ("fire-door.log.json", "log"),
+                       ("kit-pass.trace.json", None)):
+        path = EXAMPLES / name
+        from strips_int.grounders.sar import detect as sar_detect
+
+        assert sar_detect(path) == kind
+        assert (grounder_for(path).name if grounder_for(path) else None) == ("sar" if kind else None)
+
+
+# The bootstrap's percentiles
+
+
+def test_percentiles_are_numpys_to_the_bit_infinities_nans_and_signed_zeros_included():
+    rng = np.random.default_rng(16)
+    checked = 0
+    for n in (1, 2, 3, 10, 1999, 2000, 2001):
+        for trial in range(12):
+            rows = rng.normal(size=(6, n)) * 10.0 ** rng.integers(-5, 8)
+            if trial % 2:
+                rows = np.round(rows)
+            rows[1, rng.integers(n)] = np.inf if trial % 3 else -np.inf
+            rows[2, rng.integers(n)] = np.nan
+            rows[3, rng.integers(n)], rows[3, rng.integers(n)] = np.inf, -np.inf
+            rows[4] = rng.choice([0.0, -0.0, 1.0], size=n)
+            with np.errstate(invalid="ignore"):
+                expected = np.percentile(rows, [2.5, 97.5], axis=1).T.tolist()
+            for want, got in zip(expected, percentiles(rows, TAILS)):
+                for x, y in zip(want, got):
+                    assert (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1, x) == math.copysign(1, y))
+                    checked += 1
+    assert checked == 7 * 12 * 6 * 2
+
+
+def test_the_summaries_import_no_numpy_ma():
+    code = ("import sys; from strips_int.stats import summarize_all\n"
+            "s = summarize_all([[1.0, 2.0, 4.0], [0.0, -0.0, 3.5, 2.0]])\n"
+            "print(all(x.ci_low <= x.mean <= x.ci_high for x in s), 'numpy.random' in sys.modules, "
+            "[m for m in sys.modules if (m + '.').startswith('numpy.ma.')])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "True True []"
