@@ -65,12 +65,14 @@ def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
 
 
 def _read_rest(fd: int, size: int, limit: int) -> bytes:
-    """What is left to read of ``fd``, up to ``limit`` + 1 bytes: first the ``size`` fstat gave and a byte
-    more (a read allocates what it asks for: asking for the limit cost 0.1 ms a file), then on while
-    the file goes on (it grew, or a read came back short)."""
+    """What is left to read of ``fd``, up to ``limit`` + 1 bytes: the ``size`` fstat gave and a byte more,
+    a byte to see the end, and on while the file goes on (it grew, or a read came back short). Each read
+    allocates what it asks for: one of the limit cost 0.1 ms a file."""
     data = os.read(fd, size + 1)
-    while len(data) <= limit and (more := os.read(fd, min(limit + 1 - len(data), max(size, 1 << 16)))):
+    step = 1
+    while len(data) <= limit and (more := os.read(fd, min(limit + 1 - len(data), step))):
         data += more
+        step = max(size, 1 << 16)
     return data
 
 
