@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.resources
 import re
 import sys
 from dataclasses import dataclass
@@ -270,6 +269,8 @@ def _pddl_message(text: str) -> str:
 
 def packaged_domain(name: str) -> Path:
     """The path of a domain shipped with strips_int (``domains/NAME.pddl``, installed as package data)."""
+    import importlib.resources  # only here: with tempfile and shutil, 6-8 ms of imports a domain path needs not
+
     folder = importlib.resources.files("strips_int.domains")
     path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
