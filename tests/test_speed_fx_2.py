@@ -1,17 +1,14 @@
 """Issue 16, the fixed cost around the games: files read at their own size, a user-study game read whole
 once after the walk (the Overcooked recognizer looks at its head), the walk's SAR test loading no SAR
-world yet setting scenarios aside wherever their tag stands, and the bootstrap's percentiles by hand,
-bit for bit numpy's."""
+world yet setting scenarios aside wherever their tag stands."""
 
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from helpers import EXAMPLES, ROOT, SHARED_DATA
 
@@ -22,7 +19,6 @@ from strips_int.games import game_files
 from strips_int.grounders import grounder_for, read_input
 from strips_int.grounders.overcooked.formats import detect
 from strips_int.grounders.sar import detect as sar_detect
-from strips_int.stats import TAILS, percentiles
 
 USER_STUDY = SHARED_DATA / "user-study"
 needs_study = pytest.mark.skipif(not USER_STUDY.is_dir(), reason="needs ../shared/data")
@@ -178,36 +174,3 @@ def test_sar_files_are_still_told_apart_by_their_grounder():
         path = EXAMPLES / name
         assert sar_detect(path) == kind
         assert (grounder_for(path).name if grounder_for(path) else None) == ("sar" if kind else None)
-
-
-# The bootstrap's percentiles
-
-
-def test_percentiles_are_numpys_to_the_bit_infinities_nans_and_signed_zeros_included():
-    rng = np.random.default_rng(16)
-    checked = 0
-    for n in (1, 2, 3, 10, 1999, 2000, 2001):
-        for trial in range(12):
-            rows = rng.normal(size=(6, n)) * 10.0 ** rng.integers(-5, 8)
-            if trial % 2:
-                rows = np.round(rows)
-            rows[1, rng.integers(n)] = np.inf if trial % 3 else -np.inf
-            rows[2, rng.integers(n)] = np.nan
-            rows[3, rng.integers(n)], rows[3, rng.integers(n)] = np.inf, -np.inf
-            rows[4] = rng.choice([0.0, -0.0, 1.0], size=n)
-            with np.errstate(invalid="ignore"):
-                expected = np.percentile(rows, [2.5, 97.5], axis=1).T.tolist()
-            for want, got in zip(expected, percentiles(rows, TAILS)):
-                for x, y in zip(want, got):
-                    assert (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1, x) == math.copysign(1, y))
-                    checked += 1
-    assert checked == 7 * 12 * 6 * 2
-
-
-def test_the_summaries_import_no_numpy_ma():
-    code = ("import sys; from strips_int.stats import summarize_all\n"
-            "s = summarize_all([[1.0, 2.0, 4.0], [0.0, -0.0, 3.5, 2.0]])\n"
-            "print(all(x.ci_low <= x.mean <= x.ci_high for x in s), 'numpy.random' in sys.modules, "
-            "[m for m in sys.modules if (m + '.').startswith('numpy.ma.')])")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert done.stdout.strip() == "True True []"
