@@ -11,6 +11,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -127,6 +128,18 @@ def test_other_files_are_not_rollouts(tmp_path):
     assert not GROUNDER.recognizes(plain)
     assert not GROUNDER.recognizes(tmp_path / "missing.npz")
     assert not GROUNDER.recognizes(DOMAIN)
+
+
+def test_a_rollout_is_told_by_its_start_as_np_load_tells_an_archive(rollouts, tmp_path):
+    """A rollout behind a prefix is still a zip (its directory is at the end) but not an archive np.load
+    opens, so not a rollout; the recognizer reads the first 4 bytes of other files, not their end."""
+    data = (rollouts / "handover.npz").read_bytes()
+    assert GROUNDER.recognizes(rollouts / "handover.npz")
+    (tmp_path / "prefixed.npz").write_bytes(b"#!/bin/sh\n" + data)
+    assert zipfile.is_zipfile(tmp_path / "prefixed.npz")
+    assert not GROUNDER.recognizes(tmp_path / "prefixed.npz")
+    with pytest.raises(StripsIntError, match="cannot read as a numpy .npz archive"):
+        read_rollout(tmp_path / "prefixed.npz", load_domain(DOMAIN))
 
 
 def test_start_problem_by_jaxmarl_layout_name(rollouts):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -94,6 +93,8 @@ def jaxmarl_layout(name: str) -> Layout | None:
     """
     from .rollout import layout_rows
 
+    import subprocess  # only here: reading rollouts needs no child
+
     if importlib.util.find_spec("jaxmarl") is None:
         return None
     child = subprocess.run([sys.executable, "-c", _LAYOUT_CHILD, name], capture_output=True, text=True)
@@ -110,6 +111,19 @@ def jaxmarl_layout(name: str) -> Layout | None:
     return Layout(name=name, rows=layout_rows(layout, starts))
 
 
+#: How a file that ``np.load`` opens as an .npz archive begins: a zip's first local header, or an empty zip.
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _starts_as_npz(path: Path) -> bool:
+    """Whether ``path`` begins as ``np.load`` requires of an .npz archive (never raises)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) in _ZIP_STARTS
+    except OSError:
+        return False
+
+
 class _JaxMARL:
     """The JaxMARL Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
@@ -121,7 +135,9 @@ class _JaxMARL:
                Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"))
 
     def recognizes(self, path: Path) -> bool:
-        if not zipfile.is_zipfile(path):  # every other file is told apart without importing numpy
+        # Every other file is told apart without importing numpy, most by their first 4 bytes
+        # (is_zipfile alone reads the last 64 KiB of each).
+        if not (_starts_as_npz(path) and zipfile.is_zipfile(path)):
             return False
         from .rollout import is_rollout
 
