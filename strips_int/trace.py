@@ -6,10 +6,11 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
 from .errors import StripsIntError, brief
@@ -19,9 +20,12 @@ from .task import Fact, GroundAction, Problem, State, format_fact
 FORMAT = "strips-int-trace/1"
 
 
-@dataclass(frozen=True)
-class Step:
-    """One executed action: its position, environment time and ground action."""
+class Step(NamedTuple):
+    """One executed action: its position, environment time and ground action.
+
+    A named tuple, not a frozen dataclass: a game makes hundreds, and a tuple is made in C
+    (:meth:`numbered`), without a frozen dataclass's ``object.__setattr__`` per field.
+    """
 
     index: int
     t: int
@@ -36,6 +40,12 @@ class Step:
         """``step 3 (t=4, agent nurse1)``, the way errors and reports name a step."""
         who = f"agent {self.agent}" if self.agent else "environment"
         return f"step {self.index} (t={self.t}, {who})"
+
+    @classmethod
+    def numbered(cls, times: Iterable[int], actions: Iterable[GroundAction]) -> tuple[Step, ...]:
+        """Steps 0, 1, ... taking ``actions`` at ``times``: ``Step(index, t, action)`` for each, made by
+        ``tuple.__new__`` straight from the zipped fields (no Python call per step)."""
+        return tuple(map(tuple.__new__, itertools.repeat(cls), zip(itertools.count(), times, actions)))
 
 
 @dataclass(frozen=True)
