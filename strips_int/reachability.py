@@ -244,6 +244,28 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem), renamed=renamed)
 
 
+def projected_facts(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: Collection[str]
+                    ) -> frozenset[Fact]:
+    """The facts of :func:`relaxed_reachable` with only ``actors`` (and the environment) acting, on an
+    explored (folded) problem, found from the team's exploration: a fixpoint over its ground actions of
+    those actors, not a new lifted join. Exact, since reachability only grows with the actors allowed:
+    every action the fewer actors reach is one the team reaches, and the team's are all of them."""
+    reached = set(keyed_problem.value.init)
+    pending = [action for action in _explore(keyed_domain, keyed_problem, None).actions
+               if action.actor is None or action.actor in actors]
+    grew = True
+    while grew:
+        grew, waiting = False, []
+        for action in pending:
+            if action.pre <= reached:
+                reached |= action.add
+                grew = True
+            else:
+                waiting.append(action)
+        pending = waiting
+    return frozenset(reached)
+
+
 def clear_cache() -> None:
     """Forget every cached exploration (for timing from cold)."""
     _explore.cache_clear()
@@ -272,10 +294,7 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
     domain, problem = keyed_domain.value, keyed_problem.value
     objects = problem.objects
     init = problem.init
-    allowed = {
-        name: [frozenset(o for o, t in objects.items() if domain.fits(t, types)) for types in schema.param_types]
-        for name, schema in domain.schemas.items()
-    }
+    allowed = allowed_objects(domain, objects)
     if actors is not None:
         for name, schema in domain.schemas.items():
             if schema.actor is not None:
@@ -323,6 +342,20 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
     return Reachable(facts=frozenset(reached), actions=tuple(actions))
+
+
+def allowed_objects(domain: Domain, objects: Mapping[str, str]) -> dict[str, list[frozenset[str]]]:
+    """The objects each parameter of each schema may take (types asked once each, not once per object)."""
+    by_type: dict[str, list[str]] = defaultdict(list)
+    for obj, obj_type in objects.items():
+        by_type[obj_type].append(obj)
+    fitting: dict[frozenset[str], frozenset[str]] = {}
+    for schema in domain.schemas.values():
+        for types in schema.param_types:
+            if types not in fitting:
+                fitting[types] = frozenset(obj for obj_type, objs in by_type.items() if domain.fits(obj_type, types)
+                                           for obj in objs)
+    return {name: [fitting[types] for types in schema.param_types] for name, schema in domain.schemas.items()}
 
 
 def _join(templates: tuple[Template, ...], binding: list, index: _Index, allowed) -> Iterator[list]:

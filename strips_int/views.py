@@ -96,18 +96,19 @@ def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str
 
 
 def _view(action: GroundAction, context: Lens) -> View:
-    agents, ignored = context.agents, context.ignored
+    agents, ignored, positions, static = context.agents, context.ignored, context.positions, context.static
+    unlinked = ignored | static
     pre = tuple(action.pre)
 
     def touched(facts: frozenset[Fact]) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
         return tuple((fact, fact[1:]) for fact in facts
-                     if len(fact) > 1 and fact[0] not in context.positions and agents.isdisjoint(fact[1:]))
+                     if len(fact) > 1 and fact[0] not in positions and agents.isdisjoint(fact[1:]))
 
     deletes, adds = touched(action.delete), touched(action.add)
     return View(
         carrying=tuple(i for i, fact in enumerate(pre)
-                       if fact[0] not in context.static and carries_relevance(fact, ignored, agents)),
-        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored | context.static),
+                       if fact[0] not in static and carries_relevance(fact, ignored, agents)),
+        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in unlinked),
         deletes=deletes,
         adds=adds,
         touches=frozenset(obj for _, objs in deletes + adds for obj in objs),
