@@ -3,7 +3,8 @@ ones gave, on real games.
 
 ``Step`` is a named tuple made in bulk by ``Step.numbered``; ``execute`` keeps its state as fact ids;
 an agent's reach alone is a fixpoint over the team exploration's ground actions, not a new lifted
-exploration; the objects each schema parameter may take are found by type.
+exploration; the objects each schema parameter may take are found by type; relevant steps are found
+with INIT as a key of the search's own table.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import execute, load_domain, load_trace
-from strips_int.causal import INIT
+from strips_int.causal import INIT, relevant_steps
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
 from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable
 from strips_int.trace import Step, Trace
+from strips_int.views import analysis_lens, step_views
 
 needs_data = pytest.mark.skipif(not (SHARED_DATA / "user-study").is_dir(), reason="needs ../shared/data")
 
@@ -136,3 +138,25 @@ def test_allowed_objects_are_each_objects_fit():
         assert found == {name: [frozenset(o for o, t in objects.items() if domain.fits(t, types))
                                 for types in schema.param_types]
                          for name, schema in domain.schemas.items()}
+
+
+def test_relevant_steps_are_those_with_a_carrying_chain_to_the_goal():
+    """SPEC section 3 as a fixpoint: the last achievers of goal facts, then every achiever, through a
+    fact that carries relevance, of a relevant step; each named with an achieved goal fact."""
+    checked = 0
+    for domain, trace in _traces():
+        run = execute(trace)
+        agents = frozenset(o for o, t in trace.problem.objects.items() if domain.is_agent_type(t))
+        views = step_views(trace.steps, analysis_lens(domain, agents))
+        relevant = {a for a in run.links.goal.values() if a != INIT}
+        grew = True
+        while grew:
+            before = len(relevant)
+            for node in list(relevant):
+                relevant |= {run.links.achievers[node][i] for i in views[node].carrying} - {INIT}
+            grew = len(relevant) > before
+        found = relevant_steps(run.links, views)
+        assert set(found) == relevant, trace.source
+        assert set(found.values()) <= set(run.links.goal)
+        checked += len(found)
+    assert checked > 100
