@@ -115,18 +115,28 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     """
     objects = problem.objects
     count = Counter(objects.values())
-    mergeable = {t: n > 1 and not domain.is_agent_type(t) for t, n in count.items()}
-    candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
-    signature: dict[str, set] = {o: set() for o in candidates}
+    # a type with no more objects than its width has no class: its objects need no signature
+    mergeable = {t for t, n in count.items() if n > domain.width(t) and not domain.is_agent_type(t)}
+    candidates = {o for o, t in objects.items() if t in mergeable}
+    candidates.difference_update(domain.constants, keep)
+    signature: dict[str, list] = {o: [] for o in candidates}
     for fact in problem.init:
-        if candidates.isdisjoint(fact):
-            continue
-        args = fact[1:]
-        for position, arg in enumerate(args):
-            if arg in candidates:
-                blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
-                           else tuple(a if a != arg else None for a in args))
-                signature[arg].add((fact[0], position, blanked))
+        if len(fact) == 2:  # unary and binary facts, most of an initial state, without slicing
+            if fact[1] in candidates:
+                signature[fact[1]].append((fact[0], 0, (None,)))
+        elif len(fact) == 3:
+            first, second = fact[1], fact[2]
+            if first in candidates:
+                signature[first].append((fact[0], 0, (None, None) if first == second else (None, second)))
+            if second in candidates:
+                signature[second].append((fact[0], 1, (None, None) if first == second else (first, None)))
+        elif not candidates.isdisjoint(fact):
+            args = fact[1:]
+            for position, arg in enumerate(args):
+                if arg in candidates:
+                    blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
+                               else tuple(a if a != arg else None for a in args))
+                    signature[arg].append((fact[0], position, blanked))
     groups: dict[tuple, list[str]] = defaultdict(list)
     for obj in objects:
         if obj in candidates:

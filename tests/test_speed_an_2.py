@@ -18,7 +18,7 @@ from strips_int import execute, load_domain, load_trace
 from strips_int.causal import INIT, relevant_steps
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
-from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable
+from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
 from strips_int.trace import Step, Trace
 from strips_int.views import analysis_lens, step_views
 
@@ -160,3 +160,33 @@ def test_relevant_steps_are_those_with_a_carrying_chain_to_the_goal():
         assert set(found.values()) <= set(run.links.goal)
         checked += len(found)
     assert checked > 100
+
+
+def _classes_by_definition(domain, problem, keep=()) -> dict:
+    """Objects of one type, not agents, constants nor kept, with the same initial facts with themselves
+    blanked out; a class of more than the type's width, each mapped to its first ``width`` members."""
+    def signature(obj: str) -> frozenset:
+        return frozenset((f[0], i, tuple(None if a == obj else a for a in f[1:]))
+                         for f in problem.init for i, a in enumerate(f[1:]) if a == obj)
+
+    groups: dict = {}
+    for obj, obj_type in problem.objects.items():
+        if not domain.is_agent_type(obj_type) and obj not in domain.constants and obj not in keep:
+            groups.setdefault((obj_type, signature(obj)), []).append(obj)
+    found = {}
+    for (obj_type, _), members in groups.items():
+        if len(members) > domain.width(obj_type):
+            reps = tuple(sorted(members)[:domain.width(obj_type)])
+            found.update({member: reps for member in members})
+    return found
+
+
+def test_symmetry_classes_are_those_of_the_definition():
+    compared = 0
+    for domain, trace in _traces():
+        problem = trace.problem
+        assert symmetry_classes(domain, problem) == _classes_by_definition(domain, problem), trace.source
+        kept = sorted(problem.objects)[::3]
+        assert symmetry_classes(domain, problem, kept) == _classes_by_definition(domain, problem, kept)
+        compared += bool(symmetry_classes(domain, problem))
+    assert compared > 10
