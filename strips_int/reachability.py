@@ -332,7 +332,7 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             if key in seen_actions or schema.failed_equalities(args):
                 continue
             seen_actions.add(key)
-            action = schema.ground(args)
+            action = domain.ground(schema, args)
             actions.append(action)
             for fact in action.add:
                 reach(fact)

@@ -171,7 +171,7 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
             for full in _join(fixed, binding, static, allowed):
                 for args in _complete(full, allowed):
                     if not schema.failed_equalities(args):
-                        yield schema.ground(args)
+                        yield domain.ground(schema, args)
 
 
 def _static_index(domain: Domain, problem: Problem) -> _Index:

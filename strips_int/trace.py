@@ -141,7 +141,7 @@ class Grounder:
             raise StripsIntError(
                 self.source, where, f"{format_fact(atom)} is not applicable: failed {', '.join(failed)}"
             )
-        action = schema.ground(args)
+        action = self.domain.ground(schema, args)
         self._cache[atom] = action
         return action
 

@@ -4,7 +4,8 @@ ones gave, on real games.
 ``Step`` is a named tuple made in bulk by ``Step.numbered``; ``execute`` keeps its state as fact ids;
 an agent's reach alone is a fixpoint over the team exploration's ground actions, not a new lifted
 exploration; the objects each schema parameter may take are found by type; relevant steps are found
-with INIT as a key of the search's own table.
+with INIT as a key of the search's own table; symmetry classes skip what cannot merge; a domain grounds
+each action once for lifting and reachability.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from strips_int.causal import INIT, relevant_steps
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
 from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
+from strips_int.required import clear_cache
 from strips_int.trace import Step, Trace
 from strips_int.views import analysis_lens, step_views
 
@@ -190,3 +192,16 @@ def test_symmetry_classes_are_those_of_the_definition():
         assert symmetry_classes(domain, problem, kept) == _classes_by_definition(domain, problem, kept)
         compared += bool(symmetry_classes(domain, problem))
     assert compared > 10
+
+
+def test_a_domain_grounds_each_action_once_for_lifting_and_reachability():
+    clear_cache()  # explorations are cached by value: an equal domain loaded before would own them
+    domain, traces = _sar()
+    trace = traces[0]
+    by_name = {(step.action.name, step.action.args): step.action for trace in traces for step in trace.steps}
+    team = relaxed_reachable(domain, trace.problem)
+    shared = [action for action in team.actions if (action.name, action.args) in by_name]
+    assert shared and all(by_name[action.name, action.args] is action for action in shared)
+    for (name, args), action in by_name.items():
+        assert domain.ground(domain.schemas[name], args) is action
+        assert domain.schemas[name].ground(args) == action
