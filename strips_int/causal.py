@@ -54,27 +54,28 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
     last achiever of a goal fact is relevant whatever the goal fact is. ``views``:
     each step's action (:func:`~strips_int.views.view`).
     """
-    reason: dict[int, Fact] = {}
+    reason: dict = {INIT: None}  # INIT is never relevant: as a key, one test skips it and steps already seen
     for fact, achiever in links.goal.items():
-        if achiever != INIT and achiever not in reason:
-            reason[achiever] = fact  # type: ignore[index]
-    queue = list(reason)  # breadth first: the loop also visits the steps appended as it goes
+        if achiever not in reason:
+            reason[achiever] = fact
+    queue = list(reason)[1:]  # breadth first: the loop also visits the steps appended as it goes
     all_achievers = links.achievers
     for node in queue:
         positions = views[node].carrying
         achievers = all_achievers[node]
         if len(positions) == 1:  # most steps (a move needs where its agent stands)
             earlier = achievers[positions[0]]
-            if earlier != INIT and earlier not in reason:
-                reason[earlier] = reason[node]  # type: ignore[index]
-                queue.append(earlier)  # type: ignore[arg-type]
+            if earlier not in reason:
+                reason[earlier] = reason[node]
+                queue.append(earlier)
             continue
-        chosen = {achievers[i] for i in positions}
+        chosen = set(map(achievers.__getitem__, positions))
         goal = reason[node]
-        for earlier in dict.fromkeys(achievers):  # each achiever once, in the order of its first link
-            if earlier in chosen and earlier != INIT and earlier not in reason:
-                reason[earlier] = goal  # type: ignore[index]
-                queue.append(earlier)  # type: ignore[arg-type]
+        for earlier in achievers:  # each achiever in the order of its first link (a repeat is then in reason)
+            if earlier not in reason and earlier in chosen:
+                reason[earlier] = goal
+                queue.append(earlier)
+    del reason[INIT]
     return reason
 
 

@@ -31,6 +31,8 @@ Template = tuple[str, tuple[Term, ...]]
 PRAGMA_KEYS = ("navigation-actions", "position-predicates", "ignore-predicates")
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
 _ROOT_TYPE = "object"
+#: The key of :meth:`Domain.ground`'s table in :attr:`Domain.memo`.
+_GROUNDED = "ground"
 #: A PDDL name as pddl's grammar lexes it (at most 200 characters here, so messages stay short).
 _NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{0,199}\Z")
 
@@ -98,6 +100,18 @@ class Domain:
     type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     #: What analyses work out once per domain (keyed by their module), kept with it.
     memo: dict = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def ground(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
+        """``schema.ground(args)`` made once per domain: lifting, reachability and the reasons of
+        required help then share ground actions, and what is kept in their memos."""
+        grounded = self.memo.get(_GROUNDED)
+        if grounded is None:
+            grounded = self.memo[_GROUNDED] = {}
+        key = (schema.name, args)
+        action = grounded.get(key)
+        if action is None:
+            action = grounded[key] = schema.ground(args)
+        return action
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""

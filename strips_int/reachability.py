@@ -115,18 +115,28 @@ def symmetry_classes(domain: Domain, problem: Problem, keep: Collection[str] = (
     """
     objects = problem.objects
     count = Counter(objects.values())
-    mergeable = {t: n > 1 and not domain.is_agent_type(t) for t, n in count.items()}
-    candidates = {o for o, t in objects.items() if mergeable[t] and o not in domain.constants and o not in keep}
-    signature: dict[str, set] = {o: set() for o in candidates}
+    # a type with no more objects than its width has no class: its objects need no signature
+    mergeable = {t for t, n in count.items() if n > domain.width(t) and not domain.is_agent_type(t)}
+    candidates = {o for o, t in objects.items() if t in mergeable}
+    candidates.difference_update(domain.constants, keep)
+    signature: dict[str, list] = {o: [] for o in candidates}
     for fact in problem.init:
-        if candidates.isdisjoint(fact):
-            continue
-        args = fact[1:]
-        for position, arg in enumerate(args):
-            if arg in candidates:
-                blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
-                           else tuple(a if a != arg else None for a in args))
-                signature[arg].add((fact[0], position, blanked))
+        if len(fact) == 2:  # unary and binary facts, most of an initial state, without slicing
+            if fact[1] in candidates:
+                signature[fact[1]].append((fact[0], 0, (None,)))
+        elif len(fact) == 3:
+            first, second = fact[1], fact[2]
+            if first in candidates:
+                signature[first].append((fact[0], 0, (None, None) if first == second else (None, second)))
+            if second in candidates:
+                signature[second].append((fact[0], 1, (None, None) if first == second else (first, None)))
+        elif not candidates.isdisjoint(fact):
+            args = fact[1:]
+            for position, arg in enumerate(args):
+                if arg in candidates:
+                    blanked = (args[:position] + (None,) + args[position + 1:] if args.count(arg) == 1
+                               else tuple(a if a != arg else None for a in args))
+                    signature[arg].append((fact[0], position, blanked))
     groups: dict[tuple, list[str]] = defaultdict(list)
     for obj in objects:
         if obj in candidates:
@@ -244,6 +254,28 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem), renamed=renamed)
 
 
+def projected_facts(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: Collection[str]
+                    ) -> frozenset[Fact]:
+    """The facts of :func:`relaxed_reachable` with only ``actors`` (and the environment) acting, on an
+    explored (folded) problem, found from the team's exploration: a fixpoint over its ground actions of
+    those actors, not a new lifted join. Exact, since reachability only grows with the actors allowed:
+    every action the fewer actors reach is one the team reaches, and the team's are all of them."""
+    reached = set(keyed_problem.value.init)
+    pending = [action for action in _explore(keyed_domain, keyed_problem, None).actions
+               if action.actor is None or action.actor in actors]
+    grew = True
+    while grew:
+        grew, waiting = False, []
+        for action in pending:
+            if action.pre <= reached:
+                reached |= action.add
+                grew = True
+            else:
+                waiting.append(action)
+        pending = waiting
+    return frozenset(reached)
+
+
 def clear_cache() -> None:
     """Forget every cached exploration (for timing from cold)."""
     _explore.cache_clear()
@@ -272,10 +304,7 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
     domain, problem = keyed_domain.value, keyed_problem.value
     objects = problem.objects
     init = problem.init
-    allowed = {
-        name: [frozenset(o for o, t in objects.items() if domain.fits(t, types)) for types in schema.param_types]
-        for name, schema in domain.schemas.items()
-    }
+    allowed = allowed_objects(domain, objects)
     if actors is not None:
         for name, schema in domain.schemas.items():
             if schema.actor is not None:
@@ -303,7 +332,7 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             if key in seen_actions or schema.failed_equalities(args):
                 continue
             seen_actions.add(key)
-            action = schema.ground(args)
+            action = domain.ground(schema, args)
             actions.append(action)
             for fact in action.add:
                 reach(fact)
@@ -323,6 +352,20 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
     return Reachable(facts=frozenset(reached), actions=tuple(actions))
+
+
+def allowed_objects(domain: Domain, objects: Mapping[str, str]) -> dict[str, list[frozenset[str]]]:
+    """The objects each parameter of each schema may take (types asked once each, not once per object)."""
+    by_type: dict[str, list[str]] = defaultdict(list)
+    for obj, obj_type in objects.items():
+        by_type[obj_type].append(obj)
+    fitting: dict[frozenset[str], frozenset[str]] = {}
+    for schema in domain.schemas.values():
+        for types in schema.param_types:
+            if types not in fitting:
+                fitting[types] = frozenset(obj for obj_type, objs in by_type.items() if domain.fits(obj_type, types)
+                                           for obj in objs)
+    return {name: [fitting[types] for types in schema.param_types] for name, schema in domain.schemas.items()}
 
 
 def _join(templates: tuple[Template, ...], binding: list, index: _Index, allowed) -> Iterator[list]:

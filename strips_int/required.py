@@ -32,8 +32,8 @@ from typing import Iterator, Mapping, Sequence
 from .domain import Domain
 from .interdependence import Finding, Interdependence
 from . import reachability
-from .reachability import (Keyed, Reachable, _complete, _Index, _join, _unify, domain_key, fold, problem_key,
-                           relaxed_reachable)
+from .reachability import (Keyed, Reachable, _complete, _Index, _join, _unify, allowed_objects, domain_key, fold,
+                           problem_key, projected_facts)
 from .task import Fact, GroundAction, Problem, format_fact
 
 #: How many links of "needs ..." a required interdependence's reason follows.
@@ -51,7 +51,7 @@ class Need:
 @functools.lru_cache(maxsize=256)
 def _alone(domain: Keyed[Domain], problem: Keyed[Problem], agent: str) -> frozenset[Fact]:
     """The facts ``agent`` reaches alone (with environment actions) in a folded problem."""
-    return relaxed_reachable(domain.value, problem.value, actors=[agent]).facts
+    return projected_facts(domain, problem, (agent,))
 
 
 def interdependence_needs(
@@ -154,11 +154,11 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
     """
     static = _static_index(domain, problem)
     kinds = domain.static_predicates
+    every_allowed = allowed_objects(domain, problem.objects)
     for schema in domain.schemas.values():
         if schema.actor is not None and not domain.fits(problem.objects[agent], schema.param_types[schema.actor]):
             continue
-        allowed = [frozenset(o for o, t in problem.objects.items() if domain.fits(t, types))
-                   for types in schema.param_types]
+        allowed = every_allowed[schema.name]
         for pred, terms in schema.add:
             if pred != fact[0] or len(terms) != len(fact) - 1:
                 continue
@@ -171,7 +171,7 @@ def _achievers(domain: Domain, problem: Problem, agent: str, fact: Fact) -> Iter
             for full in _join(fixed, binding, static, allowed):
                 for args in _complete(full, allowed):
                     if not schema.failed_equalities(args):
-                        yield schema.ground(args)
+                        yield domain.ground(schema, args)
 
 
 def _static_index(domain: Domain, problem: Problem) -> _Index:

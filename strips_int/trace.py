@@ -6,10 +6,11 @@ agent) and what is wrong; no step is ever skipped.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
 from .errors import StripsIntError, brief
@@ -19,9 +20,12 @@ from .task import Fact, GroundAction, Problem, State, format_fact
 FORMAT = "strips-int-trace/1"
 
 
-@dataclass(frozen=True)
-class Step:
-    """One executed action: its position, environment time and ground action."""
+class Step(NamedTuple):
+    """One executed action: its position, environment time and ground action.
+
+    A named tuple, not a frozen dataclass: a game makes hundreds, and a tuple is made in C
+    (:meth:`numbered`), without a frozen dataclass's ``object.__setattr__`` per field.
+    """
 
     index: int
     t: int
@@ -36,6 +40,12 @@ class Step:
         """``step 3 (t=4, agent nurse1)``, the way errors and reports name a step."""
         who = f"agent {self.agent}" if self.agent else "environment"
         return f"step {self.index} (t={self.t}, {who})"
+
+    @classmethod
+    def numbered(cls, times: Iterable[int], actions: Iterable[GroundAction]) -> tuple[Step, ...]:
+        """Steps 0, 1, ... taking ``actions`` at ``times``: ``Step(index, t, action)`` for each, made by
+        ``tuple.__new__`` straight from the zipped fields (no Python call per step)."""
+        return tuple(map(tuple.__new__, itertools.repeat(cls), zip(itertools.count(), times, actions)))
 
 
 @dataclass(frozen=True)
@@ -131,7 +141,7 @@ class Grounder:
             raise StripsIntError(
                 self.source, where, f"{format_fact(atom)} is not applicable: failed {', '.join(failed)}"
             )
-        action = schema.ground(args)
+        action = self.domain.ground(schema, args)
         self._cache[atom] = action
         return action
 
@@ -234,25 +244,40 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
 
 
 class _FactIds:
-    """Small integers for the facts of ground actions: causal links are then looked up by int, not by
+    """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
     re-hashing tuples. A cache, shared by all traces; :func:`_fact_ids` starts a new one (and with it
     new compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
 
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}
+        self.facts: list[Fact] = []
 
-    def compiled(self, action: GroundAction
-                 ) -> tuple[Callable[[Mapping[int, Achiever]], tuple], tuple[int, ...], tuple[int, ...]]:
+    def ids(self, facts: Iterable[Fact]) -> list[int]:
+        """The id of each fact, numbering those not seen before."""
+        table, known = self.table, self.facts
+        found = []
+        for fact in facts:
+            fact_id = table.get(fact)
+            if fact_id is None:
+                fact_id = table[fact] = len(known)
+                known.append(fact)
+            found.append(fact_id)
+        return found
+
+    def compiled(self, action: GroundAction) -> _Compiled:
         """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
-        order), their ids and its ``add`` facts' ids; worked out once per action, kept in its memo."""
-        table = self.table
-        pre = tuple(table.setdefault(fact, len(table)) for fact in action.pre)
-        add = tuple(table.setdefault(fact, len(table)) for fact in action.add)
+        order), the ids of its ``pre``, ``neg_pre``, ``add`` and ``delete``; worked out once per action,
+        kept in its memo."""
+        pre = tuple(self.ids(action.pre))
         getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
-        found = action.memo[self] = (getter, pre, add)
+        found = action.memo[self] = (getter, frozenset(pre), frozenset(self.ids(action.neg_pre)),
+                                     frozenset(self.ids(action.add)), frozenset(self.ids(action.delete)))
         return found
 
 
+#: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
+_Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
+                  frozenset[int]]
 _MAX_FACT_IDS = 1 << 20
 _fact_table = [_FactIds()]
 
@@ -266,28 +291,28 @@ def _fact_ids() -> _FactIds:
 def execute(trace: Trace) -> Run:
     """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
 
-    The causal links are found on the way: each fact's last adder, by the fact's id."""
-    state = set(trace.problem.init)
+    The state is kept as fact ids, and the causal links are found on the way: each fact's last
+    adder, by the fact's id."""
     ids = _fact_ids()
-    table = ids.table
-    last = dict.fromkeys(map(table.get, state), INIT)  # None: facts no action mentions (yet)
+    state = set(ids.ids(trace.problem.init))
+    last: dict[int, Achiever] = dict.fromkeys(state, INIT)
     new_facts, achievers = [], []
+    memo_key = ids
     for index, step in enumerate(trace.steps):
         action = step.action
-        pre, add = action.pre, action.add
-        if not (pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: the hot loop
-            raise StripsIntError(trace.source, step.describe(), action.not_applicable(state))
-        new_facts.append(add - state)
-        compiled = action.memo.get(ids) or ids.compiled(action)
-        try:
-            achievers.append(compiled[0](last))
-        except KeyError:  # initial facts that had no id when ``last`` was made
-            last.update((fact_id, last.get(fact_id, INIT)) for fact_id in compiled[1])
-            achievers.append(compiled[0](last))
-        for fact_id in compiled[2]:
+        compiled = action.memo.get(memo_key) or ids.compiled(action)
+        getter, pre, neg_pre, add, delete = compiled
+        if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
+            facts = ids.facts
+            raise StripsIntError(trace.source, step.describe(), action.not_applicable({facts[i] for i in state}))
+        # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
+        achievers.append(getter(last))
+        new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))
+        for fact_id in add:
             last[fact_id] = index
-        state -= action.delete
+        state -= delete
         state |= add
-    final = frozenset(state)
+    final = frozenset(map(ids.facts.__getitem__, state))
+    table = ids.table
     goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
     return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))

@@ -96,20 +96,23 @@ def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str
 
 
 def _view(action: GroundAction, context: Lens) -> View:
-    agents, ignored = context.agents, context.ignored
+    agents, ignored, static = context.agents, context.ignored, context.static
+    unlinked = ignored | static
     pre = tuple(action.pre)
-
-    def touched(facts: frozenset[Fact]) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
-        return tuple((fact, fact[1:]) for fact in facts
-                     if len(fact) > 1 and fact[0] not in context.positions and agents.isdisjoint(fact[1:]))
-
-    deletes, adds = touched(action.delete), touched(action.add)
+    deletes, adds = _changes(action.delete, context), _changes(action.add, context)
     return View(
-        carrying=tuple(i for i, fact in enumerate(pre)
-                       if fact[0] not in context.static and carries_relevance(fact, ignored, agents)),
-        linking=tuple((i, fact) for i, fact in enumerate(pre) if fact[0] not in ignored | context.static),
+        carrying=tuple([i for i, fact in enumerate(pre)
+                        if fact[0] not in static and carries_relevance(fact, ignored, agents)]),
+        linking=tuple([(i, fact) for i, fact in enumerate(pre) if fact[0] not in unlinked]),
         deletes=deletes,
         adds=adds,
-        touches=frozenset(obj for _, objs in deletes + adds for obj in objs),
+        touches=frozenset([obj for _, objs in deletes + adds for obj in objs]),
         subtask=action.actor is not None and action.name not in context.navigation,
     )
+
+
+def _changes(facts: frozenset[Fact], context: Lens) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
+    """The effects that change an object's state (SPEC section 5), each with its objects."""
+    positions, agents = context.positions, context.agents
+    return tuple([(fact, fact[1:]) for fact in facts
+                  if len(fact) > 1 and fact[0] not in positions and agents.isdisjoint(fact[1:])])

@@ -1,7 +1,7 @@
 """Issue 16, execution and analysis: the fast paths give what the definitions give, on real games.
 
-``execute`` finds causal links by fact id (each action compiled once to an itemgetter), filling in
-initial facts that had no id yet when a KeyError says so; the analysis reads each action through a
+``execute`` finds causal links by fact id (each action compiled once to an itemgetter), numbering
+initial facts that had no id yet; the analysis reads each action through a
 per-action view, and ``classify`` makes its own views when not handed the report's.
 """
 
@@ -52,7 +52,7 @@ def test_links_by_fact_id_are_the_last_adders(monkeypatch, fresh_ids):
     domain, traces = _sar_traces()
     if (SHARED_DATA / "user-study").is_dir():
         traces += _user_study(8)[1]
-    if fresh_ids:  # no fact has an id yet: every first initial fact goes through the KeyError path
+    if fresh_ids:  # no fact has an id yet: every initial fact is numbered as the trace starts
         monkeypatch.setattr(trace_module, "_fact_table", [trace_module._FactIds()])
     for trace in traces:
         run = execute(trace)
