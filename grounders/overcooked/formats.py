@@ -17,6 +17,8 @@ import csv
 import io
 import json
 import math
+import operator
+import os
 import pickle
 import re
 from dataclasses import dataclass, field
@@ -116,19 +118,23 @@ class Game:
         players = len(states[0].players)
         if players == 0:
             raise StripsIntError(source, "state 0", "no players")
-        for i, state in enumerate(states):
-            if len(state.players) != players:
-                raise StripsIntError(source, f"state {i}", f"{len(state.players)} players, but state 0 has {players}")
-        for i, joint in enumerate(actions):
-            if len(joint) != players:
-                raise StripsIntError(source, f"action {i}", f"{len(joint)} moves for {players} players")
+        # Each check runs in C (map) and looks for the first fault only when there is one.
+        if set(map(len, map(_PLAYERS_OF, states))) != {players}:
+            i, state = next((i, s) for i, s in enumerate(states) if len(s.players) != players)
+            raise StripsIntError(source, f"state {i}", f"{len(state.players)} players, but state 0 has {players}")
+        if actions and set(map(len, actions)) != {players}:
+            i, joint = next((i, a) for i, a in enumerate(actions) if len(a) != players)
+            raise StripsIntError(source, f"action {i}", f"{len(joint)} moves for {players} players")
         if self.rewards is not None:
             if len(self.rewards) != len(actions):
                 raise StripsIntError(source, None, f"{len(self.rewards)} rewards logged for {len(actions)} joint "
                                      "actions: they must be one per action")
-            bad = next((i for i, r in enumerate(self.rewards) if not math.isfinite(r)), None)
-            if bad is not None:
+            if not all(map(math.isfinite, self.rewards)):
+                bad = next(i for i, r in enumerate(self.rewards) if not math.isfinite(r))
                 raise StripsIntError(source, f"step {bad}", f"reward {self.rewards[bad]} is not a finite number")
+
+
+_PLAYERS_OF = operator.attrgetter("players")
 
 
 class _NoClasses(pickle.Unpickler):
@@ -368,8 +374,8 @@ def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
     """The game of a file in the user-study shape, equal to :func:`_read_episode`'s; None for any other file."""
     try:
         episode = _EPISODE.decode(raw)
-    except (msgspec.MsgspecError, ValueError):  # another shape, or a fault: the general path says which
-        return None
+    except (msgspec.MsgspecError, ValueError, RecursionError):  # another shape, or a fault (skipping a deep
+        return None  # player's or grid's text recurses): the general path says which
     rewards = episode.ep_rewards
     if not (episode.ep_states and episode.ep_actions and rewards != []):
         return None
@@ -379,7 +385,7 @@ def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
         actions = [_INDEX_PAIRS[6 * a + b] for a, b in episode.ep_actions[0]]
         per_step = tuple(map(float, rewards[0])) if rewards is not None else None
         return _episode_game(source, layout, params, cook_time, states, False, actions, per_step)
-    except (StripsIntError, _Refused, msgspec.MsgspecError):
+    except (StripsIntError, _Refused, msgspec.MsgspecError):  # (also a player's or grid's text)
         return None
 
 
@@ -804,5 +810,5 @@ _HUMAN_SEAT = re.compile(r"human=(\d+)")
 
 def human_seat(path: str) -> int | None:
     """The seat the person held, from a user-study file name ``..._human=<seat>.json``."""
-    match = _HUMAN_SEAT.search(Path(path).name)
+    match = _HUMAN_SEAT.search(os.path.basename(path))  # (not Path(path).name: asked for every game, and slower)
     return int(match.group(1)) if match else None
