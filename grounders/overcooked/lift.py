@@ -265,7 +265,7 @@ class _Lifter:
     def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
-        self.static: set[Fact] = set()
+        self.static: frozenset[Fact] = frozenset()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
         self.grounder = grounder or layout_grounder(domain)
@@ -320,9 +320,8 @@ class _Lifter:
 
     def build_init(self, first: RawState) -> _Tracker:
         layout = self.layout
-        objects, static = terrain(layout, self.game.old_rules)
+        objects, self.static = _terrain(layout, self.game.old_rules)
         self.objects.update(objects)
-        self.static |= static
         tracker = _Tracker(holding={}, counters={}, pots={})
         for pos, fact in _vacant(layout):
             if pos not in first.objects:
@@ -498,7 +497,7 @@ class _Lifter:
         game = self.game
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
-        state = self.static | self.init  # a new set
+        state = self.init | self.static  # a new set
         actions, times = self.actions, self.times
         delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
