@@ -517,30 +517,29 @@ class _Lifter:
             chosen = alone = None
             if walk and after is not None:
                 (p0, p1), (q0, q1) = before.players, after.players
-                a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
-                same0, same1 = p0.held == q0.held, p1.held == q1.held
-                if not (same0 and same1):
-                    if a0 == b0 and a1 == b1 and (same0 or same1):
-                        alone = 1 if same0 else 0
-                elif a0 == b0:
-                    if a1 == b1:
-                        chosen = ()
-                    else:
-                        move = table.get((1, a1, b1))
-                        if move is not None and move.step == joint[1] and b1 != a0:
+                if p0.held == q0.held and p1.held == q1.held:
+                    a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
+                    if a0 == b0:
+                        if a1 == b1:
+                            chosen = ()
+                        else:
+                            move = table.get((1, a1, b1))
+                            if move is not None and move.step == joint[1] and b1 != a0:
+                                chosen = (move,)
+                    elif a1 == b1:
+                        move = table.get((0, a0, b0))
+                        if move is not None and move.step == joint[0] and b0 != a1:
                             chosen = (move,)
-                elif a1 == b1:
-                    move = table.get((0, a0, b0))
-                    if move is not None and move.step == joint[0] and b0 != a1:
-                        chosen = (move,)
-                else:
-                    m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
-                    if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
-                            and b0 != b1):
-                        if b0 != a1:
-                            chosen = (m0, m1)
-                        elif b1 != a0:
-                            chosen = (m1, m0)  # (else they swap cells: no order)
+                    else:
+                        m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
+                        if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
+                                and b0 != b1):
+                            if b0 != a1:
+                                chosen = (m0, m1)
+                            elif b1 != a0:
+                                chosen = (m1, m0)  # (else they swap cells: no order)
+                elif p0.pos == q0.pos and p1.pos == q1.pos and (p0.held == q0.held or p1.held == q1.held):
+                    alone = 1 if p0.held == q0.held else 0
             if chosen is not None:
                 for move in chosen:
                     state -= move.action.delete
