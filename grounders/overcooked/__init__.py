@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -91,11 +92,12 @@ def dataset_keys(path: str | Path) -> dict[str, str]:
     ``human``; ``<layout>/<partner>-<agent>/<run>__traj_<rank>_<n>.pkl`` gives
     agent and partner population. Other paths give nothing.
     """
-    path = Path(path)
-    if human_seat(str(path)) is not None:
-        return {"agent": path.parent.name, "partner": "human"}
-    if _RANK.search(path.name) and "-" in path.parent.name:
-        partner, agent = path.parent.name.rsplit("-", 1)
+    path = str(path)  # os.path on the text, not Path: asked for every game, and Path parsing costs more
+    folder = os.path.basename(os.path.dirname(path))
+    if human_seat(path) is not None:
+        return {"agent": folder, "partner": "human"}
+    if _RANK.search(os.path.basename(path)) and "-" in folder:
+        partner, agent = folder.rsplit("-", 1)
         return {"agent": agent, "partner": partner}
     return {}
 

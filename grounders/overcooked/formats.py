@@ -17,6 +17,8 @@ import csv
 import io
 import json
 import math
+import operator
+import os
 import pickle
 import re
 from dataclasses import dataclass, field
@@ -116,19 +118,23 @@ class Game:
         players = len(states[0].players)
         if players == 0:
             raise StripsIntError(source, "state 0", "no players")
-        for i, state in enumerate(states):
-            if len(state.players) != players:
-                raise StripsIntError(source, f"state {i}", f"{len(state.players)} players, but state 0 has {players}")
-        for i, joint in enumerate(actions):
-            if len(joint) != players:
-                raise StripsIntError(source, f"action {i}", f"{len(joint)} moves for {players} players")
+        # Each check runs in C (map) and looks for the first fault only when there is one.
+        if set(map(len, map(_PLAYERS_OF, states))) != {players}:
+            i, state = next((i, s) for i, s in enumerate(states) if len(s.players) != players)
+            raise StripsIntError(source, f"state {i}", f"{len(state.players)} players, but state 0 has {players}")
+        if actions and set(map(len, actions)) != {players}:
+            i, joint = next((i, a) for i, a in enumerate(actions) if len(a) != players)
+            raise StripsIntError(source, f"action {i}", f"{len(joint)} moves for {players} players")
         if self.rewards is not None:
             if len(self.rewards) != len(actions):
                 raise StripsIntError(source, None, f"{len(self.rewards)} rewards logged for {len(actions)} joint "
                                      "actions: they must be one per action")
-            bad = next((i for i, r in enumerate(self.rewards) if not math.isfinite(r)), None)
-            if bad is not None:
+            if not all(map(math.isfinite, self.rewards)):
+                bad = next(i for i, r in enumerate(self.rewards) if not math.isfinite(r))
                 raise StripsIntError(source, f"step {bad}", f"reward {self.rewards[bad]} is not a finite number")
+
+
+_PLAYERS_OF = operator.attrgetter("players")
 
 
 class _NoClasses(pickle.Unpickler):
@@ -315,7 +321,9 @@ def _episode_game(source: str, layout: str | None, params: dict, cook_time: int,
 # -- The user-study web app's shape, decoded typed ---------------------------------------------------------------
 # msgspec decodes these files straight into the structs below, checking every type and range in C, at about
 # half the cost of JSON dicts checked in Python. Only what the general path reads alike passes (no unknown key,
-# a subset of its ranges); any other shape or any fault goes to the general path, which has the messages.
+# a subset of its ranges, two players); any other shape or any fault goes to the general path, which has the
+# messages. A state's players and objects are first kept as their JSON text (msgspec.Raw): a game of about 750
+# players and 376 grids shows about 70 distinct of each, so each distinct text is decoded once, by its bytes.
 
 _Coordinate = Annotated[int, msgspec.Meta(ge=0, lt=_MAX_COORDINATE)]
 _Unit = Annotated[int, msgspec.Meta(ge=-1, le=1)]
@@ -336,9 +344,12 @@ class _Player(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     held_object: _Object | None = None
 
 
+_NO_OBJECTS = msgspec.Raw(b"{}")
+
+
 class _State(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    players: list[_Player]
-    objects: dict[str, _Object] = {}
+    players: tuple[msgspec.Raw, msgspec.Raw]  # each a _Player
+    objects: msgspec.Raw = _NO_OBJECTS  # a dict[str, _Object]
     order_list: None = None
 
 
@@ -351,6 +362,8 @@ class _Episode(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 _EPISODE = msgspec.json.Decoder(_Episode)
+_PLAYER = msgspec.json.Decoder(_Player)
+_GRID = msgspec.json.Decoder(dict[str, _Object])
 
 
 #: A named tuple made from all its fields at once, without its Python-level ``__new__``: four times faster.
@@ -365,8 +378,8 @@ def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
     """The game of a file in the user-study shape, equal to :func:`_read_episode`'s; None for any other file."""
     try:
         episode = _EPISODE.decode(raw)
-    except (msgspec.MsgspecError, ValueError):  # another shape, or a fault: the general path says which
-        return None
+    except (msgspec.MsgspecError, ValueError, RecursionError):  # another shape, or a fault (skipping a deep
+        return None  # player's or grid's text recurses): the general path says which
     rewards = episode.ep_rewards
     if not (episode.ep_states and episode.ep_actions and rewards != []):
         return None
@@ -376,12 +389,13 @@ def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
         actions = [_INDEX_PAIRS[6 * a + b] for a, b in episode.ep_actions[0]]
         per_step = tuple(map(float, rewards[0])) if rewards is not None else None
         return _episode_game(source, layout, params, cook_time, states, False, actions, per_step)
-    except (StripsIntError, _Refused):
+    except (StripsIntError, _Refused, msgspec.MsgspecError):  # (also a player's or grid's text)
         return None
 
 
 def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
-    """:func:`_states` of decoded structs, sharing values between equal consecutive states alike."""
+    """:func:`_states` of decoded structs, sharing values between equal consecutive states alike (a player's or
+    the objects' text equal to the one before is the same value); each distinct text is decoded once."""
     soups: dict[tuple[str, int, int], Item] = {}
 
     def item(obj: _Object) -> Item:
@@ -397,34 +411,45 @@ def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
             soup = soups[obj.state] = Item("soup", (ingredient,) * count, status)
         return soup
 
+    players: dict[bytes, Player] = {}
+    grids: dict[bytes, dict[Pos, Item]] = {}
+
+    def player(text: bytes) -> Player:
+        value = _PLAYER.decode(text)
+        held = value.held_object
+        made = players[text] = _make(Player, (value.position, value.orientation, None if held is None else item(held)))
+        return made
+
+    def grid(text: bytes) -> dict[Pos, Item]:
+        listed = _GRID.decode(text)
+        objects = grids[text] = {obj.position: item(obj) for obj in listed.values()}
+        if len(objects) < len(listed):  # two objects at one position
+            raise _Refused
+        return objects
+
     states: list[RawState] = []
     append = states.append
-    before_raw: _State | None = None
-    before: RawState | None = None
+    raw0 = raw1 = listed = objects = before = None  # the texts of the state before and what was made of them
     for raw in decoded:
-        if raw == before_raw:
-            append(before)
-            continue
-        old, kept = (before_raw.players, before.players) if before is not None else ((), ())
-        known = len(old)
-        players = []
-        for j, player in enumerate(raw.players):
-            if j < known and player == old[j]:
-                players.append(kept[j])
+        text0, text1 = raw.players
+        same0, same1, text = text0 == raw0, text1 == raw1, raw.objects
+        if text == listed:
+            if same0 and same1:
+                append(before)
                 continue
-            held = player.held_object
-            held = None if held is None else kept[j].held if j < known and held == old[j].held_object else item(held)
-            players.append(_make(Player, (player.position, player.orientation, held)))
-        listed = raw.objects
-        if before is not None and listed == before_raw.objects:
-            objects = before.objects
         else:
-            objects = {obj.position: item(obj) for obj in listed.values()}
-            if len(objects) < len(listed):  # two objects at one position
-                raise _Refused
-            if before is not None and objects == before.objects:
-                objects = before.objects
-        before_raw, before = raw, _make(RawState, (tuple(players), objects, None, ()))
+            key = bytes(text)
+            new = grids.get(key)
+            if new is None:
+                new = grid(key)
+            objects, listed = objects if new == objects else new, text
+        if not same0:
+            key = bytes(text0)
+            player0, raw0 = players.get(key) or player(key), text0
+        if not same1:
+            key = bytes(text1)
+            player1, raw1 = players.get(key) or player(key), text1
+        before = _make(RawState, ((player0, player1), objects, None, ()))
         append(before)
     return states
 
@@ -789,5 +814,5 @@ _HUMAN_SEAT = re.compile(r"human=(\d+)")
 
 def human_seat(path: str) -> int | None:
     """The seat the person held, from a user-study file name ``..._human=<seat>.json``."""
-    match = _HUMAN_SEAT.search(Path(path).name)
+    match = _HUMAN_SEAT.search(os.path.basename(path))  # (not Path(path).name: asked for every game, and slower)
     return int(match.group(1)) if match else None

@@ -108,7 +108,7 @@ def get_layout(name: str) -> Layout:
     """
     canonical = ALIASES.get(name, name)
     if canonical in _CLASSIC:
-        return Layout(name=canonical, rows=_CLASSIC[canonical])
+        return _classic(canonical)
     path = _overcooked_ai_layout_files().get(name)
     if path is not None:
         return _read_layout_file(path, name)
@@ -117,6 +117,12 @@ def get_layout(name: str) -> Layout:
         f"unknown layout {brief(name)}; known: {_some(known_layouts())} (install overcooked-ai for more, "
         "or give a grid file)",
     )
+
+
+@functools.lru_cache(maxsize=None)
+def _classic(name: str) -> Layout:
+    """A classic layout, one value per process: its tiles are then worked out once, not once per game."""
+    return Layout(name=name, rows=_CLASSIC[name])
 
 
 def _some(names: list[str], shown: int = 12) -> str:

@@ -265,7 +265,7 @@ class _Lifter:
     def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
-        self.static: set[Fact] = set()
+        self.static: frozenset[Fact] = frozenset()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
         self.grounder = grounder or layout_grounder(domain)
@@ -320,9 +320,8 @@ class _Lifter:
 
     def build_init(self, first: RawState) -> _Tracker:
         layout = self.layout
-        objects, static = terrain(layout, self.game.old_rules)
+        objects, self.static = _terrain(layout, self.game.old_rules)
         self.objects.update(objects)
-        self.static |= static
         tracker = _Tracker(holding={}, counters={}, pots={})
         for pos, fact in _vacant(layout):
             if pos not in first.objects:
@@ -498,7 +497,7 @@ class _Lifter:
         game = self.game
         tracker = self.build_init(game.states[0])
         self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
-        state = self.static | self.init  # a new set
+        state = self.init | self.static  # a new set
         actions, times = self.actions, self.times
         delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
@@ -506,15 +505,16 @@ class _Lifter:
         # are told from the positions alone: the state's at and occupied facts are the players' positions
         # (nothing else moves them, and they never share a cell: a move needs its cell free), and the move
         # table holds only plain moves between adjacent cells, so such a move is applicable when its cell is
-        # not the other player's; their moves, in the order _serialize would find. Anything else (a move
-        # never made before, an error) is left to _serialize.
+        # not the other player's; their moves, in the order _serialize would find. A transition in which both
+        # stay put and one player's hands change is that player's interaction alone (the other did nothing), the
+        # one order _serialize would try. Anything else (a move never made before, an error) is left to _serialize.
         walk = game.old_rules and len(first) == 2 and first[0].pos != first[1].pos
         table = self._move_actions
         states = game.states
         for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
             if after is before:
                 continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = None
+            chosen = alone = None
             if walk and after is not None:
                 (p0, p1), (q0, q1) = before.players, after.players
                 if p0.held == q0.held and p1.held == q1.held:
@@ -538,6 +538,8 @@ class _Lifter:
                                 chosen = (m0, m1)
                             elif b1 != a0:
                                 chosen = (m1, m0)  # (else they swap cells: no order)
+                elif p0.pos == q0.pos and p1.pos == q1.pos and (p0.held == q0.held or p1.held == q1.held):
+                    alone = 1 if p0.held == q0.held else 0
             if chosen is not None:
                 for move in chosen:
                     state -= move.action.delete
@@ -548,7 +550,13 @@ class _Lifter:
                     continue  # nothing else changed: as checked before
                 placed = False
             else:
-                tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
+                if alone is None:
+                    tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
+                else:
+                    done = self._act(tracker, state, i, alone, before, after, joint[alone], None)
+                    if type(done) is str:
+                        raise self._unordered(i, done)
+                    chosen = (done,)
                 placed = False  # whether what lies on counters and in pots changed
                 for atom, action in chosen:
                     times.append(i)
@@ -612,7 +620,7 @@ class _Lifter:
             chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, None)
             if failure is None:
                 return tracker, chosen, state
-            raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+            raise self._unordered(i, failure)
         # The tracker changes only with an interaction: a player who stays put may interact.
         snapshot = tracker.copy() if after is None or any(
             before.players[j].pos == after.players[j].pos for j in acting) else None
@@ -629,36 +637,51 @@ class _Lifter:
             chosen, why = self._attempt(attempt, trial, i, joint, before, after, order, None)
             if why is None:
                 return attempt, chosen, trial
-        raise self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
+        raise self._unordered(i, failure)
+
+    def _unordered(self, i: int, failure: str) -> StripsIntError:
+        return self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")
 
     def _attempt(self, tracker: _Tracker, state: set[Fact], i: int, joint, before: RawState, after: RawState | None,
                  order, undo: list[tuple[set[Fact], set[Fact]]] | None) -> tuple[list[tuple[Fact, GroundAction]], str | None]:
         """The players' actions in ``order``, applied to ``tracker`` and ``state`` in place, up to the first that
         is not applicable (then also why); each change of ``state`` logged in ``undo`` (when given).
-
-        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
         """
         chosen = []
         for j in order:
-            known = len(tracker.created)
-            atom = self.player_action(tracker, i, j, before, after, joint[j])
-            if atom is None:
-                continue
-            if len(tracker.created) > known:
-                fresh = {("fresh", name) for name in tracker.created[known:]} - state
-                state |= fresh
-                if undo is not None:
-                    undo.append((fresh, set()))
-                self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
-            action = self.ground(atom, i)
-            if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
-                return chosen, action.not_applicable(state)
-            if undo is not None:
-                undo.append((action.add - state, action.delete & state))
-            state -= action.delete
-            state |= action.add
-            chosen.append((atom, action))
+            done = self._act(tracker, state, i, j, before, after, joint[j], undo)
+            if type(done) is str:
+                return chosen, done
+            if done is not None:
+                chosen.append(done)
         return chosen, None
+
+    def _act(self, tracker: _Tracker, state: set[Fact], i: int, j: int, before: RawState, after: RawState | None,
+             logged: Move, undo: list[tuple[set[Fact], set[Fact]]] | None) -> tuple[Fact, GroundAction] | str | None:
+        """Player ``j``'s action in transition ``i`` applied to ``tracker`` and ``state`` in place (each change of
+        ``state`` logged in ``undo``, when given): its atom and ground action, None when the player did nothing,
+        or why it is not applicable.
+
+        Objects first seen in this transition come from their dispenser, so are (fresh) until taken.
+        """
+        known = len(tracker.created)
+        atom = self.player_action(tracker, i, j, before, after, logged)
+        if atom is None:
+            return None
+        if len(tracker.created) > known:
+            fresh = {("fresh", name) for name in tracker.created[known:]} - state
+            state |= fresh
+            if undo is not None:
+                undo.append((fresh, set()))
+            self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
+        action = self.ground(atom, i)
+        if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
+            return action.not_applicable(state)
+        if undo is not None:
+            undo.append((action.add - state, action.delete & state))
+        state -= action.delete
+        state |= action.add
+        return atom, action
 
     def _cross_check(self, tracker: _Tracker, i: int, after: RawState, grid: bool = True) -> None:
         """The tracked holdings, and (with ``grid``) counters and pots, must match what the next state shows."""
