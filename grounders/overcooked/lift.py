@@ -807,7 +807,7 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
     lifter = _Lifter(game, layout, domain, grounder)
     problem = lifter.lift()
-    steps = tuple(map(Step, itertools.count(), lifter.times, lifter.actions))  # Step(index, t, action)
+    steps = Step.numbered(lifter.times, lifter.actions)
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
                  "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
