@@ -66,7 +66,7 @@ def test_a_run_in_one_process_runs_under_the_quiet_gc_settings(tmp_path):
             f"code = main([{str(SAR)!r}, {str(EXAMPLES)!r}, '--out', {str(tmp_path / 'out')!r}, '--jobs', '1'])\n"
             "print(code, seen[0][0], min(n for _, n in seen) > 10000)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.stdout.split("\n")[-2] == "0 (50000, 50, 100) True", done.stderr[-2000:]
+    assert done.stdout.split("\n")[-2] == "0 (200000, 50, 100) True", done.stderr[-2000:]
 
 
 def bootstrap(values: list[float], resamples: int, seed: int) -> Summary:
