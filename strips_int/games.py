@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -36,33 +37,35 @@ def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[l
         if path.is_dir():
             walked = walk(path, skip)
         elif path.exists():  # a file, or a device or FIFO that reading will refuse in its row
-            walked = [(path, False)]
+            walked = [(path, False, identity(path))]
         else:
             raise StripsIntError(str(path), None, "no such file or folder")
-        for file, scenario in walked:
-            if (same := identity(file)) not in seen:
+        for file, scenario, same in walked:
+            if same not in seen:
                 seen.add(same)
                 (scenarios if scenario else found).append(file)
     return found, scenarios
 
 
-def identity(path: Path) -> object:
-    """What makes two paths one file: device and inode, or the real path of what cannot be looked at."""
+def identity(path: Path, status: os.stat_result | None = None) -> object:
+    """What makes two paths one file: device and inode (of ``status``, when the caller has it), or the
+    real path of what cannot be looked at."""
     try:
-        status = path.stat()
+        status = status if status is not None else path.stat()
         return (status.st_dev, status.st_ino)
     except OSError:
         return os.path.realpath(path)
 
 
-def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool]]:
+def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
     """The game files under ``folder``, sorted, each with whether it is a SAR scenario (see
-    :func:`game_files`); the folders, files and links it could not read are among them."""
+    :func:`game_files`) and its :func:`identity`; the folders, files and links it could not read are
+    among them. One ``stat`` a file: it says whether the file exists, is a regular file and which it is."""
     from strips_int.grounders import grounder_for, sar
 
     visited: set[str] = set()
     unreadable: list[Path] = []
-    candidates: list[tuple[Path, bool]] = []
+    candidates: list[tuple[Path, bool, object]] = []
     skipped = os.path.realpath(skip) if skip is not None else None
     for root, folders, names in os.walk(folder, onerror=lambda exc: unreadable.append(Path(exc.filename)),
                                         followlinks=True):
@@ -74,18 +77,23 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool]]:
         folders.sort(key=lambda name: (os.path.islink(os.path.join(root, name)), name))  # real ones first
         for name in names:
             file = Path(root, name)
-            if not file.exists() or not os.access(file, os.R_OK):  # a broken link, a file we may not read
-                if file.suffix in GAME_SUFFIXES or file.exists():
+            try:
+                status = file.stat()  # through links, as exists() and is_file()
+            except OSError:
+                status = None
+            if status is None or not os.access(file, os.R_OK):  # a broken link, a file we may not read
+                if file.suffix in GAME_SUFFIXES or file.exists():  # exists() raises what stat() should not
                     unreadable.append(file)
                 continue
-            if not file.is_file():
+            if not stat.S_ISREG(status.st_mode):
                 continue
             try:
                 if file.suffix in GAME_SUFFIXES or grounder_for(file) is not None:
-                    candidates.append((file, sar.detect(file) == "scenario"))
+                    candidates.append((file, sar.detect(file) == "scenario", identity(file, status)))
             except Exception:  # noqa: BLE001 - a recognizer that fails on a file: reading it will say why
-                candidates.append((file, False))
-    return sorted([*candidates, *((path, False) for path in unreadable)])
+                candidates.append((file, False, identity(file, status)))
+    walked = [*candidates, *((path, False, identity(path)) for path in unreadable)]
+    return sorted(walked, key=lambda item: item[0].parts)  # Path order (by parts), without Path's slow __lt__
 
 
 def as_domain(domain: Domain | str | Path) -> Domain:
