@@ -101,7 +101,8 @@ def registered() -> dict[str, Grounder]:
 
 def grounder_for(path: str | Path) -> Grounder | None:
     """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
-    return next((g for g in registered().values() if g.recognizes(Path(path))), None)
+    path = path if isinstance(path, Path) else Path(path)  # once: a Path built again parses its parts again
+    return next((g for g in registered().values() if g.recognizes(path)), None)
 
 
 def all_options() -> tuple[Option, ...]:

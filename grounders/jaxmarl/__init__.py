@@ -118,7 +118,7 @@ _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
 def _starts_as_npz(path: Path) -> bool:
     """Whether ``path`` begins as ``np.load`` requires of an .npz archive (never raises)."""
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", buffering=0) as handle:
             return handle.read(4) in _ZIP_STARTS
     except OSError:
         return False
