@@ -80,9 +80,10 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
             try:
                 status = file.stat()  # through links, as exists() and is_file()
             except OSError:
+                file.exists()  # raises, as before, what exists() does not take for a missing file
                 status = None
             if status is None or not os.access(file, os.R_OK):  # a broken link, a file we may not read
-                if file.suffix in GAME_SUFFIXES or file.exists():  # exists() raises what stat() should not
+                if file.suffix in GAME_SUFFIXES or status is not None:
                     unreadable.append(file)
                 continue
             if not stat.S_ISREG(status.st_mode):
