@@ -55,24 +55,18 @@ class Schema:
     def ground(self, args: tuple[str, ...]) -> GroundAction:
         """Bind the parameters to ``args`` (arity and types are the caller's check)."""
 
-        def bind(templates: tuple[Template, ...]) -> frozenset[Fact]:
-            return frozenset(
-                (pred, *(args[t] if isinstance(t, int) else t for t in terms))
-                for pred, terms in templates
-            )
+        def bind(templates: tuple[Template, ...]) -> frozenset[Fact]:  # (list comprehensions: no generator frames)
+            return frozenset([(pred, *[args[t] if t.__class__ is int else t for t in terms])
+                              for pred, terms in templates])
 
-        return GroundAction(
-            name=self.name,
-            args=args,
-            actor=None if self.actor is None else args[self.actor],
-            pre=bind(self.pre),
-            neg_pre=bind(self.neg_pre),
-            add=bind(self.add),
-            delete=bind(self.delete),
-        )
+        # (positional: GroundAction's fields in order)
+        return GroundAction(self.name, args, None if self.actor is None else args[self.actor],
+                            bind(self.pre), bind(self.neg_pre), bind(self.add), bind(self.delete))
 
     def failed_equalities(self, args: tuple[str, ...]) -> list[str]:
         """The (in)equality preconditions that ``args`` violate, as PDDL text."""
+        if not (self.equal or self.unequal):  # most schemas (all of Overcooked's): no call per atom grounded
+            return []
 
         def value(term: Term) -> str:
             return args[term] if isinstance(term, int) else term

@@ -111,11 +111,13 @@ class Grounder:
         self.domain = domain
         self.objects = objects if objects is not None else problem.objects if problem is not None else {}
         self.source = source
-        self._cache: dict[Fact, GroundAction] = {}
+        #: The ground action of each atom grounded so far (a caller may look an atom up here first: a hit
+        #: needs no call, nor the text of ``where``).
+        self.grounded: dict[Fact, GroundAction] = {}
 
     def ground(self, atom: Fact, where: str) -> GroundAction:
         """The ground action for ``(name arg ...)``; raises naming ``where`` if it is malformed."""
-        cached = self._cache.get(atom)
+        cached = self.grounded.get(atom)
         if cached is not None:
             return cached
         name, args = atom[0], atom[1:]
@@ -142,7 +144,7 @@ class Grounder:
                 self.source, where, f"{format_fact(atom)} is not applicable: failed {', '.join(failed)}"
             )
         action = self.domain.ground(schema, args)
-        self._cache[atom] = action
+        self.grounded[atom] = action
         return action
 
 

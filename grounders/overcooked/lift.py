@@ -273,6 +273,7 @@ class _Lifter:
         self.tile = layout.tiles.get  # (Layout.tile, hot)
         #: Every object named so far (also in orders tried and dropped), for the grounder's type checks.
         self.known = self.grounder.objects
+        self.grounded = self.grounder.grounded.get
         #: The lifted steps: their ground actions and the transitions they are in.
         self.actions: list[GroundAction] = []
         self.times: list[int] = []
@@ -285,6 +286,9 @@ class _Lifter:
     def ground(self, atom: Fact, i: int) -> GroundAction:
         """``atom`` of transition ``i`` grounded (the one grounding code; the grounder may be shared, the error
         names this game)."""
+        action = self.grounded(atom)
+        if action is not None:  # hot: most atoms were grounded before (no text of the step made)
+            return action
         try:
             return self.grounder.ground(atom, f"step {i}")
         except StripsIntError as exc:
@@ -674,7 +678,7 @@ class _Lifter:
             if undo is not None:
                 undo.append((fresh, set()))
             self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
-        action = self.ground(atom, i)
+        action = self.grounded(atom) or self.ground(atom, i)  # (the cache looked up inline: hot)
         if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
             return action.not_applicable(state)
         if undo is not None:
