@@ -117,6 +117,14 @@ def error_of(path: Path) -> StripsIntError:
     return result
 
 
+def general_error(path: Path) -> StripsIntError:
+    """The error of the general (untyped) episode reader on ``path``."""
+    source = str(path)
+    with pytest.raises(StripsIntError) as caught:
+        formats._read_episode(formats._json(path.read_bytes(), source, None), source, None)
+    return caught.value
+
+
 def test_a_third_player_gets_the_general_message(tmp_path, study_game):
     study_game["ep_states"][0][4]["players"].append(study_game["ep_states"][0][4]["players"][0])
     path = written(tmp_path, json.dumps(study_game))
@@ -129,9 +137,11 @@ def test_a_held_object_nested_too_deep_to_skip_gets_the_general_message(tmp_path
     study_game["ep_states"][0][6]["players"][1]["held_object"] = "HERE"
     path = written(tmp_path, json.dumps(study_game).replace('"HERE"', "[" * 5000 + "]" * 5000))
     assert formats._typed_episode(path.read_bytes(), str(path), None) is None
-    error = error_of(path)
-    assert (error.where, error.message) == ("state 6, player 1", "expected an object with a name, found a list of 1 "
-                                            "items")
+    error, general = error_of(path), general_error(path)
+    assert (error.where, error.message) == (general.where, general.message)
+    # which, depends on the JSON parser: orjson before 3.9 reads the depth, later ones and json refuse it
+    assert (error.where, error.message) in (("state 6, player 1", "expected an object with a name, found a list of 1 "
+                                             "items"), (None, "JSON nested too deeply"))
 
 
 def test_a_bad_player_text_seen_late_gets_the_general_message(tmp_path, study_game):
