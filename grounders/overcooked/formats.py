@@ -406,9 +406,7 @@ def _typed_states(decoded: list[_State], cook_time: int) -> list[RawState]:
             raise _Refused
         soup = soups.get(obj.state)
         if soup is None:
-            ingredient, count, ticks = obj.state
-            status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
-            soup = soups[obj.state] = Item("soup", (ingredient,) * count, status)
+            soup = soups[obj.state] = _old_soup(*obj.state, cook_time)
         return soup
 
     players: dict[bytes, Player] = {}
@@ -643,10 +641,14 @@ def _item(data: Any, source: str, index: int, at: int | Pos, cook_time: int = DE
         ingredient, count, ticks = state
         if (ingredient in INGREDIENTS and type(count) is int and 0 < count <= MAX_INGREDIENTS
                 and type(ticks) is int and 0 <= ticks <= _MAX_COOK_TIME):
-            status = "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking"
-            return Item(kind, (ingredient,) * count, status)
+            return _old_soup(ingredient, count, ticks, cook_time)
     raise StripsIntError(source, _where(index, at), f"a soup's state must be (ingredient, count 1-{MAX_INGREDIENTS}, cooking "
                          f"ticks), found {_shown(state)}")
+
+
+def _old_soup(ingredient: str, count: int, ticks: int, cook_time: int) -> Item:
+    """An old-format soup (its ``state`` checked): idle before cooking, ready after ``cook_time`` ticks."""
+    return Item("soup", (ingredient,) * count, "idle" if ticks == 0 else "ready" if ticks >= cook_time else "cooking")
 
 
 def _states(raws: list, source: str, cook_time: int = DEFAULT_COOK_TIME, reuse: bool = True

@@ -220,11 +220,7 @@ def layout_problem(layout: Layout, domain: Domain, soups: int = 1, old_rules: bo
     # it, so who-can-do-what is unchanged, and the planner is spared new cooking's dead ends (a pot
     # started too early can never take the rest of the recipe).
     objects, init = terrain(layout, old or len(per_soup) == 3)
-    for pos in layout.positions():
-        if layout.tile(pos) == "X":
-            init.add(("empty", station(layout, pos)))
-        elif layout.tile(pos) == "P":
-            init.add(("pot-empty", station(layout, pos)))
+    init.update(fact for _, fact in _vacant(layout))
     for j, pos in enumerate(starts):
         agent = agent_name(j)
         objects[agent] = "agent"
@@ -678,7 +674,7 @@ class _Lifter:
             if undo is not None:
                 undo.append((fresh, set()))
             self.known.update((name, tracker.kinds[name]) for name in tracker.created[known:])
-        action = self.grounded(atom) or self.ground(atom, i)  # (the cache looked up inline: hot)
+        action = self.ground(atom, i)
         if not (action.pre <= state and state.isdisjoint(action.neg_pre)):  # apply, inlined: hot
             return action.not_applicable(state)
         if undo is not None:
