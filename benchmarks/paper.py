@@ -2,7 +2,7 @@
 
     python benchmarks/paper.py [--rounds 5] [--data ../shared/data] [--json FILE] [--no-memory]
 
-Each round runs, as child processes one after the other, ``strips_int.evaluate
+Each round runs, as child processes one after the other, ``strips_int.batch.evaluate
 --jobs 1`` and the paper's map + detect functions (``run_paper.py --quiet
 --clamp`` from ``../shared/baselines/paper-pipeline``) on the same games,
 alternating A B A B ..., after one warm-up run of each. The CPU of a run is the child's user + sys
@@ -111,8 +111,8 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of reading the 302 games into traces (decode, lift, validate), in this process;
     the first pass fills the caches."""
     from strips_int import load_domain
-    from strips_int.games import read_games
-    from strips_int.workers import quiet_gc
+    from strips_int.batch.games import read_games
+    from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     quiet_gc()  # as evaluate does: start-up frozen, collections seldom
@@ -128,9 +128,9 @@ def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
     from strips_int import load_domain
-    from strips_int.evaluate import game_row
-    from strips_int.games import read_games, report_of
-    from strips_int.workers import quiet_gc
+    from strips_int.batch.rows import game_row
+    from strips_int.batch.games import read_games, report_of
+    from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     traces = list(read_games(domain, data / "user-study"))
@@ -163,7 +163,7 @@ def memory_per_step(steps: int = 100_000) -> dict[str, float]:
     from sar_synthetic import SAR, synthetic_trace
 
     from strips_int import analyze_run, execute, load_domain
-    from strips_int.trace import trace_from_dict
+    from strips_int.model.trace import trace_from_dict
 
     domain = load_domain(SAR)
     data = synthetic_trace(steps, seed=0)

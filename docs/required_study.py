@@ -4,7 +4,7 @@
 
 Analyses the 302 user-study games and tabulates, per agent and layout, the
 mean Int_cons,req and Int_cons,opt per game with 95 % bootstrap intervals
-(``strips_int.stats``), then who gave the constructive help (the AI or the
+(``strips_int.batch.stats``), then who gave the constructive help (the AI or the
 person). The page's text is written from the numbers, so it stays true when
 the definitions it rests on change: rerun this script.
 """
@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from strips_int import StripsIntError, analyze, load_domain
-from strips_int.domain import packaged_domain
+from strips_int.model.domain import packaged_domain
 from strips_int.grounders import read_input
-from strips_int.interdependence import CONSTRUCTIVE
-from strips_int.report import Report
-from strips_int.stats import Summary, markdown_table, summarize
+from strips_int.analysis.interdependence import CONSTRUCTIVE
+from strips_int.analysis.report import Report
+from strips_int.batch.stats import Summary, summarize
+from strips_int.batch.tables import markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ("cole", "fcp", "hsp", "mep")

@@ -24,14 +24,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import Grounder, Option, check_actions
+from .base import GAMES, START, Grounder, Kind, Option, check_actions
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
-__all__ = ["Grounder", "Option", "all_options", "grounder_for", "read_input", "register", "registered"]
+__all__ = ["GAMES", "START", "Grounder", "Kind", "Option", "all_options", "grounder_for", "kind_of", "read_input",
+           "register", "registered"]
 
 ENTRY_POINTS = "strips_int.grounders"
 _added: dict[str, Grounder] = {}
@@ -101,8 +102,18 @@ def registered() -> dict[str, Grounder]:
 
 def grounder_for(path: str | Path) -> Grounder | None:
     """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
+    found = kind_of(path)
+    return None if found is None else found[0]
+
+
+def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
+    """The first grounder that recognizes ``path`` and what the file is to it (games, or a start problem)."""
     path = path if isinstance(path, Path) else Path(path)  # once: a Path built again parses its parts again
-    return next((g for g in registered().values() if g.recognizes(path)), None)
+    for grounder in registered().values():
+        kind = grounder.recognizes(path)
+        if kind:
+            return grounder, kind
+    return None
 
 
 def all_options() -> tuple[Option, ...]:
@@ -133,7 +144,7 @@ def read_input(
 
 def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
     from strips_int.files import regular_file
-    from strips_int.trace import load_trace
+    from strips_int.model.trace import load_trace
 
     try:
         regular_file(path)

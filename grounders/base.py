@@ -1,9 +1,9 @@
 """The grounder plug-in interface: what an environment provides so strips_int can read its games.
 
 A grounder recognizes its files from their parsed content, reads each game of
-a file into a :class:`~strips_int.trace.Trace` of its packaged domain (steps
-grounded by :class:`strips_int.trace.Grounder` and applied by
-:func:`strips_int.trace.apply`), declares its command-line options once, and
+a file into a :class:`~strips_int.model.trace.Trace` of its packaged domain (steps
+grounded by :class:`strips_int.model.trace.ActionGrounder` and applied by
+:func:`strips_int.model.trace.apply`), declares its command-line options once, and
 optionally gives the start problem of a named layout or scenario for RC.
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
@@ -20,9 +20,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol
 from strips_int.errors import StripsIntError
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
+
+
+#: What a file is to the grounder that recognizes it (:meth:`Grounder.recognizes`).
+Kind = Literal["games", "start"]
+GAMES: Kind = "games"
+START: Kind = "start"
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,10 @@ class Grounder(Protocol):
     actions: frozenset[str]
     options: tuple[Option, ...]
 
-    def recognizes(self, path: Path) -> bool:
-        """Whether ``path`` is one of this environment's files, decided from parsed content; never raises."""
+    def recognizes(self, path: Path) -> Kind | None:
+        """What ``path`` is to this environment, decided from parsed content: ``"games"`` (recorded games),
+        ``"start"`` (a problem to start from, such as a SAR scenario: a folder walk passes it over), or
+        None (not one of its files); never raises."""
         ...
 
     def read(self, path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:

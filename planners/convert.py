@@ -22,10 +22,10 @@ import unified_planning.model as upm
 from unified_planning.environment import Environment, get_environment
 from unified_planning.plans import ActionInstance
 
-from strips_int.domain import Domain, Schema
+from strips_int.model.domain import Domain, Schema
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, GroundAction, Problem
-from strips_int.trace import Grounder
+from strips_int.model.task import Fact, GroundAction, Problem
+from strips_int.model.trace import ActionGrounder
 
 _ROOT = "object"
 
@@ -61,7 +61,7 @@ class UPTask:
     def ground_named(self, up_name: str, args: tuple[str, ...]) -> GroundAction:
         """The action UP calls ``up_name`` (renamed where it clashed) on ``args``, by the one grounding code."""
         name = self.action_names[up_name]
-        return Grounder(self.domain, self.problem, f"{self.problem.source} (planner)").ground(
+        return ActionGrounder(self.domain, self.problem, f"{self.problem.source} (planner)").ground(
             (name, *args), f"plan step ({name} {' '.join(args)})")
 
 

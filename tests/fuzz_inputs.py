@@ -234,10 +234,10 @@ def huge_string_pickle() -> bytes:
 def reset_pddl_parsers() -> None:
     """Drop the parsers strips_int caches (if it does): where a failed parse leaves pddl's parser half-set,
     every later parse in the process fails, and a fuzz test's bad domain would fail other test modules."""
-    from strips_int import domain
+    from strips_int.model import pddl
 
-    for name in ("_domain_parser", "_problem_parser"):
-        getattr(getattr(domain, name, None), "cache_clear", lambda: None)()
+    for name in ("domain_parser", "problem_parser"):
+        getattr(getattr(pddl, name, None), "cache_clear", lambda: None)()
 
 
 # ---------------------------------------------------------------- the promise
@@ -295,15 +295,18 @@ def read_and_analyse(path: Path, domain: Any, problem: Any = None, named: tuple[
 
     Anything but a :class:`StripsIntError` propagates (the fuzz example fails with it).
     """
-    from strips_int.games import report_of
+    from strips_int.analysis.report import analyze_run
     from strips_int.grounders import read_input
+    from strips_int.model.execution import execute
 
     outcomes = []
     with bounded(), escapes(path):
         try:
             for result in read_input(path, domain, problem, **options):
                 try:
-                    report_of(domain, result)
+                    if isinstance(result, StripsIntError):
+                        raise result
+                    analyze_run(domain, execute(result))
                     outcomes.append("ok")
                 except StripsIntError as exc:
                     outcomes.append(check_error(exc, path, *named))

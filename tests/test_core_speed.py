@@ -7,9 +7,9 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze, load_domain
-from strips_int.causal import INIT
+from strips_int.analysis.causal import INIT
 from strips_int.grounders import read_input
-from strips_int.reachability import clear_cache, relaxed_reachable
+from strips_int.analysis.reachability import clear_cache, relaxed_reachable
 
 
 def test_the_graph_is_built_on_first_use_and_holds_every_causal_link():

@@ -6,8 +6,8 @@ import networkx as nx
 import pytest
 
 from strips_int import StripsIntError, analyze_run, execute
-from strips_int.causal import INIT
-from strips_int.trace import trace_from_dict
+from strips_int.analysis.causal import INIT
+from strips_int.model.trace import trace_from_dict
 
 
 def _house(objects: dict, init: list[str], goal: list[str]) -> dict:

@@ -8,8 +8,8 @@ import shutil
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
-from strips_int.evaluate import main
-from strips_int.stats import summarize
+from strips_int.cli.evaluate import main
+from strips_int.batch.stats import summarize
 
 
 def read_csv(path):

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from strips_int import load_domain
-from strips_int.domain import load_problem
+from strips_int.model.problem import load_problem
 
 SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
 settings.register_profile(
@@ -332,7 +332,7 @@ def test_sar_log_bytes(workdir, domains, data):
 @given(st.sampled_from(_loaded(SCENARIOS)).flatmap(mutated))
 def test_sar_scenario_mutations(workdir, domains, data):
     from strips_int.grounders.sar import lift_log, load_scenario, scenario_problem, simulate
-    from strips_int.report import analyze
+    from strips_int.batch.games import analyze
 
     path = written(workdir / "mutated.scenario.json", json_text(data))
     expect_error(path, lambda: scenario_problem(path, domains["sar"]))

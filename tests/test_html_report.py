@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from strips_int import analyze, load_domain
-from strips_int.check import main as check_main
+from strips_int.cli.check import main as check_main
 from strips_int.grounders import read_input
 from strips_int.visualize.kitchen import draw_kitchen, states, tiles
 

@@ -107,7 +107,7 @@ def test_a_rollout_missing_an_array_is_one_clear_error(domain, rollouts, tmp_pat
 
 def test_check_reads_a_rollout_without_jax(rollouts):
     code = ("import sys; sys.modules['jax'] = None; sys.modules['jaxmarl'] = None\n"
-            "from strips_int.check import main; sys.exit(main())")
+            "from strips_int.cli.check import main; sys.exit(main())")
     done = subprocess.run([sys.executable, "-c", code, str(DOMAIN), str(rollouts / "handover.npz")],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

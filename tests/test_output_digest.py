@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SHARED_DATA
-from strips_int.evaluate import main
+from strips_int.cli.evaluate import main
 
 STUDY = SHARED_DATA / "user-study"
 #: The columns of the start commit's games.csv, in order.

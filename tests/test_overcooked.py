@@ -11,7 +11,7 @@ import pytest
 from helpers import ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, analyze, execute, load_domain
-from strips_int.check import main
+from strips_int.cli.check import main
 from strips_int.grounders import read_input
 from strips_int.grounders.overcooked import get_layout, read_traces
 

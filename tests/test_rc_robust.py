@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from strips_int.domain import packaged_domain
+from strips_int.model.domain import packaged_domain
 from strips_int.grounders.overcooked import get_layout, load_grid
 from strips_int.grounders.overcooked.lift import layout_problem
-from strips_int.rc import required_cooperation
-from strips_int.rc_cli import main
+from strips_int.analysis.rc import required_cooperation
+from strips_int.cli.rc import main
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
@@ -157,11 +157,11 @@ def test_parallel_calls_give_the_sequential_answers(overcooked, name, others):
 
 def test_latex_table_escapes_every_special(tmp_path):
     from strips_int.errors import StripsIntError
-    from strips_int.rc_cli import _write_table, table_row
+    from strips_int.cli.rc import _write_table, table_row
 
     row = table_row(StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext"), "a~b^c")
     _write_table([row], tmp_path / "t.tex")
-    body = (tmp_path / "t.tex").read_text().split(r"\hline")[2]
+    body = (tmp_path / "t.tex").read_text().split(r"\midrule")[1].split(r"\bottomrule")[0]
     assert r"a\textasciitilde{}b\textasciicircum{}c" in body
     assert r"50\% \textless{}of\textgreater{} \{x\} \textbar{} \$y \& \#z \textbackslash{} w next" in body
     cells = body.replace(r"\textasciitilde{}", "").replace(r"\textasciicircum{}", "")
@@ -169,7 +169,7 @@ def test_latex_table_escapes_every_special(tmp_path):
 
 
 def test_import_does_not_load_the_planner():
-    code = "import sys, strips_int.rc, strips_int.rc_cli; print('unified_planning' in sys.modules)"
+    code = "import sys, strips_int.analysis.rc, strips_int.cli.rc; print('unified_planning' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
 
@@ -214,7 +214,7 @@ def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
 from strips_int import load_domain
 from strips_int.grounders.overcooked import load_grid
 from strips_int.grounders.overcooked.lift import layout_problem
-from strips_int.rc import required_cooperation
+from strips_int.analysis.rc import required_cooperation
 domain = load_domain("overcooked")
 result = required_cooperation(domain, layout_problem(load_grid({str(CORRIDOR)!r}), domain), jobs=3)
 print(result.verdict, result.reason)

@@ -10,12 +10,12 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
 from strips_int import StripsIntError, analyze
-from strips_int.check import main as check_main
+from strips_int.cli.check import main as check_main
 from strips_int.grounders.sar import (AgentState, Grid, State, World, dump_log, lift_log, load_scenario, log_from_json,
                                       read_log, scenario_from_json, scenario_problem, simulate)
 from strips_int.grounders.sar.world import act
-from strips_int.rc_cli import main as rc_main
-from strips_int.rc import required_cooperation
+from strips_int.cli.rc import main as rc_main
+from strips_int.analysis.rc import required_cooperation
 
 
 def shipped(name: str, kind: str):

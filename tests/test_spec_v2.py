@@ -7,7 +7,7 @@ from helpers import ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, analyze_run, execute, load_domain
 from strips_int.grounders.overcooked import read_traces
-from strips_int.trace import trace_from_dict
+from strips_int.model.trace import trace_from_dict
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze_run, execute, load_domain, load_trace
-from strips_int import trace as trace_module
-from strips_int.causal import INIT
+from strips_int.model import execution as trace_module
+from strips_int.analysis.causal import INIT
 from strips_int.grounders import read_input
-from strips_int.causal import relevant_steps
-from strips_int.interdependence import classify, find_interdependences, object_states_before
-from strips_int.views import analysis_lens, step_views
+from strips_int.analysis.causal import relevant_steps
+from strips_int.analysis.interdependence import classify, find_interdependences, object_states_before
+from strips_int.analysis.views import analysis_lens, step_views
 
 
 def _user_study(count: int) -> list:

@@ -16,13 +16,13 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import execute, load_domain, load_trace
-from strips_int.causal import INIT, relevant_steps
+from strips_int.analysis.causal import INIT, relevant_steps
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
-from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
-from strips_int.required import clear_cache
-from strips_int.trace import Step, Trace
-from strips_int.views import analysis_lens, step_views
+from strips_int.analysis.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
+from strips_int.analysis.required import clear_cache
+from strips_int.model.trace import Step, Trace
+from strips_int.analysis.views import analysis_lens, step_views
 
 needs_data = pytest.mark.skipif(not (SHARED_DATA / "user-study").is_dir(), reason="needs ../shared/data")
 

@@ -13,7 +13,7 @@ from helpers import ROOT, SHARED_DATA
 from strips_int import StripsIntError, load_domain
 from strips_int.grounders.overcooked import formats, lift
 from strips_int.grounders.overcooked.layouts import OLD_RULES_NAMES, get_layout
-from strips_int.trace import apply
+from strips_int.model.execution import apply
 
 USER_STUDY = SHARED_DATA / "user-study"
 STAY, UP, INTERACT = 4, 0, 5

@@ -18,8 +18,8 @@ from typing import Any, Mapping
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.report import Report
-from strips_int.task import Problem
+from strips_int.analysis.report import Report
+from strips_int.model.task import Problem
 
 from .kitchen import draw_kitchen, is_kitchen, states
 from .style import RC_PARAMS, writing
@@ -70,8 +70,9 @@ def _kitchens(report: Report, problem: Problem, item: Mapping[str, Any], before:
     return f'<img class="kitchen" alt="kitchen at the giver\'s and the receiver\'s step" src="{uri}">'
 
 
-def html_report(report: Report, problem: Problem) -> str:
-    """The page for ``report``; ``problem`` (the trace's) gives the initial state the kitchens start from."""
+def html_report(report: Report) -> str:
+    """The page for ``report``; its problem gives the initial state the kitchens start from."""
+    problem = report.problem
     data = report.to_dict()
     counts = data["counts"]
     title = html.escape(f"{game_title(data)} ({report.source})")
@@ -98,7 +99,7 @@ def html_report(report: Report, problem: Problem) -> str:
         f"<title>{title}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{title}</h1>",
         f'<section id="summary"><h2>Summary</h2><p>domain {html.escape(report.domain)}, problem '
-        f"{html.escape(report.problem)}, {data['steps']} steps; {html.escape(meta)}</p>",
+        f"{html.escape(report.problem.name)}, {data['steps']} steps; {html.escape(meta)}</p>",
         f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
         _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
@@ -114,10 +115,10 @@ def html_report(report: Report, problem: Problem) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_html(report: Report, problem: Problem, path: str | Path) -> Path:
+def write_html(report: Report, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
     path = Path(path)
-    text = html_report(report, problem)
+    text = html_report(report)
     with writing(path):
         path.write_text(text, encoding="utf-8")
     return path

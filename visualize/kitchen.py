@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Circle, Rectangle
 
-from strips_int.task import Fact, GroundAction
+from strips_int.model.task import Fact, GroundAction
 
 from .style import AGENT_COLORS
 

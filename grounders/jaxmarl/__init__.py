@@ -24,16 +24,16 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError
 
-from ..base import Option
+from ..base import GAMES, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
 __all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "read_rollout", "rollout_trace", "save_rollout"]
 
@@ -134,14 +134,14 @@ class _JaxMARL:
                       "JaxMARL's own where an Overcooked layout has the same name)", "NAME"),
                Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"))
 
-    def recognizes(self, path: Path) -> bool:
+    def recognizes(self, path: Path) -> Kind | None:
         # Every other file is told apart without importing numpy, most by their first 4 bytes
         # (is_zipfile alone reads the last 64 KiB of each).
         if not (_starts_as_npz(path) and zipfile.is_zipfile(path)):
-            return False
+            return None
         from .rollout import is_rollout
 
-        return is_rollout(path)
+        return GAMES if is_rollout(path) else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

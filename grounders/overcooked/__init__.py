@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from strips_int.domain import Domain
+from strips_int.model.domain import Domain
 from strips_int.errors import StripsIntError
-from strips_int.task import Problem
-from strips_int.trace import Grounder, Trace
+from strips_int.model.task import Problem
+from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import Option, check_actions
+from ..base import GAMES, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
                       load_grid, parse_grid)
@@ -123,7 +123,7 @@ def game_trace(
     terrain: Layout | None = None,
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
-    grounder: Grounder | None = None,
+    grounder: ActionGrounder | None = None,
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
     roles and data-set keys in ``meta``; ``grounder`` as :func:`~.lift.lift_game` takes it."""
@@ -174,7 +174,7 @@ def states_trace(
     or a :class:`Layout`; ``episode`` adds episode-JSON keys such as
     ``mdp_params`` or ``ep_rewards``.
     """
-    from strips_int.games import as_domain
+    from strips_int.model.domain import as_domain
 
     domain = as_domain(domain)
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
@@ -203,12 +203,12 @@ class _Overcooked:
     def __init__(self) -> None:
         #: The domain of the last file read and the grounder its games share (:func:`.lift.layout_grounder`):
         #: a batch reads every game in one domain, and grounds each action once.
-        self._shared: tuple[Domain, Grounder] | None = None
+        self._shared: tuple[Domain, ActionGrounder] | None = None
 
-    def recognizes(self, path: Path) -> bool:
-        return detect(path) is not None
+    def recognizes(self, path: Path) -> Kind | None:
+        return GAMES if detect(path) is not None else None
 
-    def _grounder(self, domain: Domain) -> Grounder:
+    def _grounder(self, domain: Domain) -> ActionGrounder:
         if self._shared is None or self._shared[0] is not domain:
             self._shared = (domain, layout_grounder(domain))
         return self._shared[1]

@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping, NamedTuple
 
-from strips_int.domain import Domain, make_problem
+from strips_int.model.domain import Domain
+from strips_int.model.problem import make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, GroundAction, Problem
-from strips_int.trace import Grounder, Step, Trace, apply
+from strips_int.model.task import Fact, GroundAction, Problem
+from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.execution import apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
@@ -69,7 +71,7 @@ class _Move(NamedTuple):
 
 
 @functools.lru_cache(maxsize=64)
-def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
+def _move_table(grounder: ActionGrounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
     """The plain moves (:func:`_plain_move`) ``grounder`` has grounded on ``layout``, by seat, from and to:
     the same in every game on it, so filled once per process."""
     return {}
@@ -258,7 +260,7 @@ def makeable_recipes(layout: Layout) -> list[Recipe]:
 class _Lifter:
     """One game's grounding: the initial state, then one transition at a time."""
 
-    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
+    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: ActionGrounder | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
         self.static: frozenset[Fact] = frozenset()
@@ -791,18 +793,18 @@ def _show(item: Item | None) -> str:
     return "nothing" if item is None else f"a {item.kind}"
 
 
-def layout_grounder(domain: Domain) -> Grounder:
+def layout_grounder(domain: Domain) -> ActionGrounder:
     """A grounder for Overcooked games in ``domain``, to share among them (pass it to :func:`lift_game`).
 
     Sound to share, on any layouts: every object name the lifter makes tells its type (``c1_2`` a
     cell, ``counter4_0`` a counter, ``onion3`` an onion, ``player0`` an agent), so an atom grounded
     and checked for one game is the same ground action in every other.
     """
-    return Grounder(domain, None, "<overcooked layout>", objects={})
+    return ActionGrounder(domain, None, "<overcooked layout>", objects={})
 
 
 def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None,
-              grounder: Grounder | None = None) -> Trace:
+              grounder: ActionGrounder | None = None) -> Trace:
     """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
     :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
     lifter = _Lifter(game, layout, domain, grounder)

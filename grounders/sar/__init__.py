@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import Option
+from ..base import GAMES, START, Kind, Option
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
 #: The public names by the module that defines them, imported on first use: the registry loads this
 #: package for its options, and a SAR log needs neither the simulator nor networkx.
@@ -114,8 +114,8 @@ class _Sar:
 
         return NEEDED_ACTIONS
 
-    def recognizes(self, path: Path) -> bool:
-        return detect(path) is not None
+    def recognizes(self, path: Path) -> Kind | None:
+        return {"log": GAMES, "scenario": START}.get(detect(path) or "")
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

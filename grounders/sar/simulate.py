@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from strips_int.cli import Parser, command
+from strips_int.cli.contract import Parser, command
 from strips_int.errors import StripsIntError
 
 from .formats import dump_log

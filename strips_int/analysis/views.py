@@ -13,9 +13,9 @@ import functools
 from dataclasses import dataclass
 from typing import Sequence
 
-from .domain import Domain
-from .task import Fact, GroundAction
-from .trace import Step
+from strips_int.model.domain import Domain
+from strips_int.model.task import Fact, GroundAction
+from strips_int.model.trace import Step
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +58,7 @@ class View:
     """One action as the analysis reads it.
 
     ``carrying`` holds the positions, in the action's ``pre`` (in that frozenset's own iteration
-    order, the order of :attr:`~strips_int.trace.CausalLinks.achievers`), of the facts that carry
+    order, the order of :attr:`~strips_int.model.trace.CausalLinks.achievers`), of the facts that carry
     relevance (SPEC section 3) and ``linking`` those that may link two agents (not ignored), with
     the facts; static facts are left out of both (their achiever is always ``INIT``).
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the

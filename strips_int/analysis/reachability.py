@@ -17,8 +17,8 @@ from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Collection, Generic, Hashable, Iterator, Mapping, TypeVar
 
-from .domain import Domain, Schema, Template
-from .task import Fact, GroundAction, Problem
+from strips_int.model.domain import Domain, Schema, Template
+from strips_int.model.task import Fact, GroundAction, Problem
 
 T = TypeVar("T")
 

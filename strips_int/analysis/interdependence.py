@@ -11,9 +11,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from strips_int.model.execution import Run
+from strips_int.model.task import Fact, format_fact
+from strips_int.model.trace import Step
+
 from .causal import INIT, CausalLinks
-from .task import Fact, format_fact
-from .trace import Run, Step
 from .views import View, lens, step_views
 
 if TYPE_CHECKING:
@@ -106,7 +108,7 @@ def find_interdependences(
 
     Each environment step remembers the agent steps that reach it through
     environment steps alone; steps are visited in trace order, so this is one
-    pass over the links. ``views``: each step's action (:func:`~strips_int.views.view`).
+    pass over the links. ``views``: each step's action (:func:`~strips_int.analysis.views.view`).
     """
     actors = [step.action.actor for step in steps]
     reaching: dict[int, set[int]] = {}
@@ -156,7 +158,7 @@ def object_states_before(
 
     An object's state is the facts that mention it, less facts that mention an
     agent and facts of position predicates. ``views``: each step's action read
-    with these agents and position predicates (:func:`~strips_int.views.step_views`).
+    with these agents and position predicates (:func:`~strips_int.analysis.views.step_views`).
     One replay of the trace up to the last wanted step, tracking only the wanted objects.
     """
     current: dict[str, set[Fact]] = {o: set() for objs in wanted.values() for o in objs}
@@ -197,7 +199,7 @@ def classify(
     """Categorize each interdependence: looping, else irrelevant, else constructive.
 
     ``views``: each step's action read with these agents and position predicates
-    (:func:`~strips_int.views.step_views`), made here when not given.
+    (:func:`~strips_int.analysis.views.step_views`), made here when not given.
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole

@@ -47,7 +47,7 @@ class GroundAction:
     neg_pre: frozenset[Fact]
     add: frozenset[Fact]
     delete: frozenset[Fact]
-    #: What each analysis context reads of this action (:func:`strips_int.views.view`), kept on the
+    #: What each analysis context reads of this action (:func:`strips_int.analysis.views.view`), kept on the
     #: action: grounders share ground actions between games, so it is worked out once per process.
     memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 

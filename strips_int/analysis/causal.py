@@ -4,7 +4,7 @@ There is one causal link per precondition fact of each step (achiever ->
 consumer). The achiever of a fact for step k is the last earlier step whose
 add list holds it (even if it already held: that is the STRIPS add list,
 which the SPEC names), else ``INIT``. Execution finds them, in its one pass
-over the steps (:attr:`strips_int.trace.Run.links`).
+over the steps (:attr:`strips_int.model.trace.Run.links`).
 
 Links are kept as plain per-step tuples (a few hundred bytes a step); the
 networkx graph, which costs ten times as much time and memory, is built only
@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from .task import Fact, format_fact
-from .trace import INIT, CausalLinks, Step
+from strips_int.model.execution import INIT, CausalLinks
+from strips_int.model.task import Fact, format_fact
+from strips_int.model.trace import Step
+
 from .views import View
 
 if TYPE_CHECKING:
@@ -49,10 +51,10 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
     """Steps with a chain of causal links to an achieved goal fact, each with one such fact.
 
     A step is relevant when it last achieved a goal fact, or has a causal link,
-    through a fact that carries relevance (:func:`~strips_int.views.carries_relevance`),
+    through a fact that carries relevance (:func:`~strips_int.analysis.views.carries_relevance`),
     to a relevant step (SPEC section 3): a backward search from the achievers. The
     last achiever of a goal fact is relevant whatever the goal fact is. ``views``:
-    each step's action (:func:`~strips_int.views.view`).
+    each step's action (:func:`~strips_int.analysis.views.view`).
     """
     reason: dict = {INIT: None}  # INIT is never relevant: as a key, one test skips it and steps already seen
     for fact, achiever in links.goal.items():

@@ -6,7 +6,7 @@ of its linking facts under the delete relaxation, not even with
 interchangeable objects in their place (another fresh onion); else
 **optional**.
 
-Interchangeable objects are those :func:`~strips_int.reachability.symmetry_classes`
+Interchangeable objects are those :func:`~strips_int.analysis.reachability.symmetry_classes`
 merges. A game's problem has as many onions as the game used, so each game is
 first folded to its classes' representatives; games on one layout then fold
 to one problem (on the user study, all of them), and each agent's
@@ -29,12 +29,24 @@ import functools
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
-from .domain import Domain
-from .interdependence import Finding, Interdependence
+from strips_int.model.domain import Domain
+from strips_int.model.task import Fact, GroundAction, Problem, format_fact
+
 from . import reachability
-from .reachability import (Keyed, Reachable, _complete, _Index, _join, _unify, allowed_objects, domain_key, fold,
-                           problem_key, projected_facts)
-from .task import Fact, GroundAction, Problem, format_fact
+from .interdependence import Finding, Interdependence
+from .reachability import (
+    Keyed,
+    Reachable,
+    _complete,
+    _Index,
+    _join,
+    _unify,
+    allowed_objects,
+    domain_key,
+    fold,
+    problem_key,
+    projected_facts,
+)
 
 #: How many links of "needs ..." a required interdependence's reason follows.
 CHAIN = 3

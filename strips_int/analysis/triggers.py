@@ -3,7 +3,7 @@
 A trigger makes true a fact that another agent can use: some
 relaxed-reachable ground action of another agent needs it, directly or
 through environment actions whose added facts that agent can use in turn
-(:meth:`~strips_int.reachability.Reachable.needers`). Facts of ignored
+(:meth:`~strips_int.analysis.reachability.Reachable.needers`). Facts of ignored
 predicates never make a trigger, as they never link two agents (SPEC section 1).
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from strips_int.model.execution import Run
+from strips_int.model.task import Fact
+
 from .interdependence import Interdependence
-from .task import Fact
-from .trace import Run
 from .views import View
 
 
@@ -49,7 +50,7 @@ def agent_tasks(
 ) -> dict[str, AgentTasks]:
     """Each agent's sub-tasks, triggers and accepted triggers in the run.
 
-    ``views``: each step's action (:func:`~strips_int.views.view`, which says what is a sub-task);
+    ``views``: each step's action (:func:`~strips_int.analysis.views.view`, which says what is a sub-task);
     ``needers(fact)`` gives the agents that can use ``fact`` (SPEC section 6).
     """
     givers = {inter.giver for inter in interdependences}

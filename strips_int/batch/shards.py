@@ -18,10 +18,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from . import __version__
-from .errors import StripsIntError, brief
-from .files import read_json, read_text
-from .files import write_atomic
+from strips_int import __version__
+from strips_int.errors import StripsIntError, brief
+from strips_int.files import read_json, read_text, write_atomic
 
 MANIFEST = "shard.json"
 #: Longer lines of a file list are no path (Linux's PATH_MAX), and are not echoed whole.

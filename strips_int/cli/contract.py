@@ -1,39 +1,20 @@
-"""The command lines' shared pieces, and ``strips-int``, the console script over all of them.
-
-    strips-int check overcooked GAME.json --json
-    strips-int rc --layout cramped_room
-    strips-int evaluate overcooked user-study/ --out results/
-    strips-int plot timeline sar examples/sar/kit-pass.trace.json --out kit.png
-    strips-int simulate examples/sar/fire-door.scenario.json --out fire-door.log.json
-
-Each subcommand is the ``main`` of its ``python -m strips_int.<name>`` module,
-imported only when chosen, so ``strips-int --help`` loads no analysis code.
+"""The contract every command line keeps, and the arguments they share.
 
 Every ``main`` runs under :func:`command` and parses with :class:`Parser`, so
 that whatever happens the user sees lines, never a traceback: a usage error is
 one line and exit 2; output cut off by a closed pipe (``| head``) ends quietly
 (exit 141, 128 + SIGPIPE, as Unix tools do); Ctrl-C is one line and exit 130;
-an exception no other layer caught (a bug) is one ``internal error`` line and
-exit 2.
+an error no other layer caught is one ``error:`` line (naming its file, or
+``internal error`` for a bug) and exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import os
 import sys
-from typing import Any, Callable, Literal, NoReturn, Sequence
-
-#: subcommand -> (module whose ``main`` runs it, one-line help)
-COMMANDS = {
-    "check": ("strips_int.check", "find who helped whom in recorded games or traces"),
-    "rc": ("strips_int.rc_cli", "does a problem require cooperation? (planner)"),
-    "evaluate": ("strips_int.evaluate", "analyse many games and write paper tables"),
-    "plot": ("strips_int.plot", "figures for papers"),
-    "simulate": ("strips_int.grounders.sar.simulate", "run a SAR scenario and write its log"),
-}
+from typing import Any, Callable, Literal, NoReturn
 
 DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (overcooked, sar)"
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
@@ -80,9 +61,10 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
         except Exception as exc:  # the last line of defence: one line, no traceback
-            from strips_int.errors import internal_error
+            from strips_int.errors import StripsIntError, internal_error
 
-            print(f"error: {internal_error('', None, exc).message}", file=sys.stderr)
+            print(f"error: {exc if isinstance(exc, StripsIntError) else internal_error('', None, exc).message}",
+                  file=sys.stderr)
             return 2
 
     return run
@@ -126,19 +108,7 @@ def version() -> str:
     return __version__
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = Parser(prog="strips-int", description="Who is helping whom: interdependences "
-                    "between agents in recorded games, via STRIPS/PDDL.")
-    parser.add_argument("--version", action="version", version=f"strips-int {version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (_, text) in COMMANDS.items():
-        commands.add_parser(name, help=text, add_help=False)
-    argv = list(sys.argv[1:] if argv is None else argv)
-    known, rest = parser.parse_known_args(argv[:1])
-    module = importlib.import_module(COMMANDS[known.command][0])
-    return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def fail(error: Exception) -> int:
+    """A command's bad input: its one ``error:`` line on standard error, and exit status 2."""
+    print(f"error: {error}", file=sys.stderr)
+    return 2

@@ -20,13 +20,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .errors import StripsIntError
-from .files import read_json, write_atomic
+from strips_int.errors import StripsIntError
+from strips_int.files import read_json, write_atomic
 
 #: Set to ``0`` to turn the cache off.
 CACHE_ENV = "STRIPS_INT_CACHE"
-#: The module whose source is part of every key: the one that compiles domains.
-_COMPILER = Path(__file__).with_name("domain.py")
+#: The modules whose source is part of every key: those that parse and compile domains.
+_COMPILER = (Path(__file__).with_name("pddl.py"), Path(__file__).with_name("domain.py"))
 
 
 def folder() -> Path | None:
@@ -44,10 +44,11 @@ def key(kind: str, data: bytes) -> str:
     from strips_int import __version__
 
     digest = hashlib.sha256(f"{kind}\0{__version__}\0".encode())
-    try:
-        digest.update(_COMPILER.read_bytes())
-    except OSError:  # no source beside the bytecode: the version alone decides
-        pass
+    for module in _COMPILER:
+        try:
+            digest.update(module.read_bytes())
+        except OSError:  # no source beside the bytecode: the version alone decides
+            pass
     digest.update(b"\0")
     digest.update(data)
     return digest.hexdigest()

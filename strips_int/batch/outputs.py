@@ -23,9 +23,9 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from . import __version__
-from .errors import StripsIntError
-from .files import read_json, regular_file, write_atomic
+from strips_int import __version__
+from strips_int.errors import StripsIntError
+from strips_int.files import read_json, regular_file, write_atomic
 
 MANIFEST = "manifest.json"
 FORMAT = "strips-int-run/1"

@@ -7,15 +7,19 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .domain import Domain, load_domain
-from .errors import StripsIntError, guarded
-from .report import Report, analyze_run
-from .trace import Trace, execute
+from strips_int.analysis.report import Report, analyze_run
+from strips_int.errors import StripsIntError, guarded
+from strips_int.model.domain import Domain, as_domain
+from strips_int.model.execution import Run, execute
+from strips_int.model.problem import load_problem
+from strips_int.model.task import Problem
+from strips_int.model.trace import Trace
 
 #: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
 GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
@@ -61,7 +65,7 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
     """The game files under ``folder``, sorted, each with whether it is a SAR scenario (see
     :func:`game_files`) and its :func:`identity`; the folders, files and links it could not read are
     among them. One ``stat`` a file: it says whether the file exists, is a regular file and which it is."""
-    from strips_int.grounders import grounder_for, sar
+    from strips_int.grounders import START, kind_of
 
     visited: set[str] = set()
     unreadable: list[Path] = []
@@ -89,17 +93,13 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
             if not stat.S_ISREG(status.st_mode):
                 continue
             try:
-                if file.suffix in GAME_SUFFIXES or grounder_for(file) is not None:
-                    candidates.append((file, sar.detect(file) == "scenario", identity(file, status)))
+                found = kind_of(file)
+                if file.suffix in GAME_SUFFIXES or found is not None:
+                    candidates.append((file, found is not None and found[1] == START, identity(file, status)))
             except Exception:  # noqa: BLE001 - a recognizer that fails on a file: reading it will say why
                 candidates.append((file, False, identity(file, status)))
     walked = [*candidates, *((path, False, identity(path)) for path in unreadable)]
     return sorted(walked, key=lambda item: item[0].parts)  # Path order (by parts), without Path's slow __lt__
-
-
-def as_domain(domain: Domain | str | Path) -> Domain:
-    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded."""
-    return domain if isinstance(domain, Domain) else load_domain(domain)
 
 
 def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Trace | StripsIntError]:
@@ -113,44 +113,74 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
         yield from read_file(path, domain, **options)
 
 
-def read_file(path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
-    """The games of one path of :func:`game_files` as ``read_input`` gives them (which makes any exception
-    of a reader the file's error); a folder the walk could not read is the file's one result."""
+def read_file(path: Path, domain: Domain, problem: Problem | None = None, **options: Any
+              ) -> Iterator[Trace | StripsIntError]:
+    """The games of one file as the grounder registry reads them (``read_input``, which makes any exception
+    of a reader the file's error); a folder is the path's one error (the walk lists the folders it
+    could not read among the files, so that their rows say why)."""
     from strips_int.grounders import read_input
 
     if path.is_dir():
-        yield StripsIntError(str(path), None, f"cannot read the folder: {folder_error(path)}")
+        unreadable = folder_error(path)
+        yield StripsIntError(str(path), None, "cannot read: is a folder, not a file" if unreadable is None
+                             else f"cannot read the folder: {unreadable}")
         return
-    yield from read_input(path, domain, **options)
+    yield from read_input(path, domain, problem, **options)
 
 
-def folder_error(path: Path) -> str:
+def folder_error(path: Path) -> str | None:
+    """Why a folder cannot be listed, or None when it can."""
     try:
         os.listdir(path)
     except OSError as exc:
         return exc.strerror or type(exc).__name__
-    return "it was unreadable during the walk"
+    return None
 
 
-def report_of(domain: Domain, result: Trace | StripsIntError) -> Report:
-    """The report of one result of :func:`read_games` (or ``read_input``); the error a result is, raised."""
-    if isinstance(result, StripsIntError):
-        raise result
-    return analyze_run(domain, execute(result))
-
-
-def analysed(domain: Domain, result: Trace | StripsIntError, source: str) -> Report:
-    """The report of one result of ``read_input`` (:func:`report_of`), any exception of the analysis as
-    the game's error at ``analysis`` (the game's own source, else ``source``)."""
-    return guarded(result.source if isinstance(result, Trace) else source, "analysis",
-                   lambda: report_of(domain, result))
+def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **options: Any
+                 ) -> Iterator[Report | StripsIntError]:
+    """Each game in one file analysed, or the error that stopped it: the one way from a path to reports,
+    which every command and :func:`analyze_games` take. ``problem`` overrides a trace's own; ``options``
+    are grounder options. Any exception of the analysis is the game's internal error at ``analysis``."""
+    for result in read_file(path, domain, problem, **options):
+        if isinstance(result, StripsIntError):
+            yield result
+            continue
+        source = result.source if isinstance(result, Trace) else str(path)  # a buggy grounder may yield anything
+        try:
+            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result)))
+        except StripsIntError as exc:
+            yield exc
 
 
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
-    """:func:`read_games`, each game analysed: a report, or the error that stopped that game."""
+    """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game."""
     domain = as_domain(domain)
-    for result in read_games(domain, *paths, **options):
-        try:
-            yield analysed(domain, result, result.source)
-        except StripsIntError as exc:
-            yield exc
+    files, _ = game_files(paths)
+    for path in files:
+        yield from analyze_file(domain, path, **options)
+
+
+def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem: Problem | str | Path | None = None,
+            **options: Any) -> Report:
+    """The report of one game: a trace or run in memory, or a file holding exactly one game (a strips-int
+    trace or a raw game a grounder recognizes, with grounder ``options`` such as ``layout``).
+
+    ``domain`` may be loaded, a path, or a packaged domain's name (``"overcooked"``, ``"sar"``);
+    ``problem`` overrides the one a trace names. A file with several games is refused (use
+    :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+    """
+    domain = as_domain(domain)
+    if isinstance(game, Run):
+        return analyze_run(domain, game)
+    if isinstance(game, Trace):
+        return analyze_run(domain, execute(game))
+    if problem is not None and not isinstance(problem, Problem):
+        problem = load_problem(domain, problem)
+    results = list(itertools.islice(analyze_file(domain, Path(game), problem, **options), 2))
+    if len(results) != 1:
+        raise StripsIntError(str(game), None, "holds no game" if not results else
+                             "holds several games: read them with strips_int.analyze_games")
+    if isinstance(results[0], StripsIntError):
+        raise results[0]
+    return results[0]

@@ -4,22 +4,22 @@
     strips-int rc --layout cramped_room     # a grounder's start problem (layout, grid, SAR scenario)
     strips-int rc --all-layouts --out rc.md # the table of every known Overcooked layout
 
-The algorithm is :func:`strips_int.rc.required_cooperation`; this module reads
+The algorithm is :func:`strips_int.analysis.rc.required_cooperation`; this module reads
 arguments, finds the start problem through the grounder registry and prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .cli import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
-from .errors import StripsIntError, brief, guarded
+from strips_int.errors import StripsIntError, brief, guarded
+
+from .contract import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
@@ -38,8 +38,8 @@ def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", t
     one open, else RC when the team makes one, else unsolvable. The result kept
     is the deciding recipe's.
     """
+    from strips_int.analysis.rc import NON_RC, RC, UNKNOWN, required_cooperation
     from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
-    from strips_int.rc import NON_RC, RC, UNKNOWN, required_cooperation
 
     deadline = time.monotonic() + timeout
     source = f"layout {layout.name}"
@@ -58,8 +58,7 @@ def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", ti
                      others: str = "idle", jobs: int | None = None) -> Iterator[Any]:
     """The RC result of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
     from strips_int.grounders.overcooked import GROUNDER, get_layout
-
-    from .domain import load_domain
+    from strips_int.model.domain import load_domain
 
     domain = load_domain(GROUNDER.domain)
     for name in names:
@@ -72,7 +71,6 @@ def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", ti
 
 TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
                  "constructive", "error", "seconds")
-TABLE_SUFFIXES = (".csv", ".md", ".tex")
 
 
 def table_row(result: Any, name: str = "") -> dict[str, Any]:
@@ -123,35 +121,17 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
 
 def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
     """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
-    from .stats import markdown_table
+    from strips_int.batch.tables import table_text, write_table
 
     if as_json and out is None:
         for row in rows:
             print(json.dumps(row))
         return
-    if out is not None and out.suffix == ".csv":
-        with open(out, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, TABLE_COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
-        return
     cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
-    text = _latex_table(TABLE_COLUMNS, cells) if out is not None and out.suffix == ".tex" else markdown_table(
-        TABLE_COLUMNS, cells)
     if out is None:
-        print(text, end="")
+        print(table_text(".md", TABLE_COLUMNS, cells), end="")
     else:
-        out.write_text(text)
-
-
-def _latex_table(columns: Sequence[str], rows: list[list[Any]]) -> str:
-    """A LaTeX tabular (written by hand: a dozen lines, no library needed for it)."""
-    from .stats import tex
-
-    lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\hline",
-             " & ".join(tex(str(c)) for c in columns) + r" \\", r"\hline"]
-    lines += [" & ".join(tex(str(v)) for v in row) + r" \\" for row in rows]
-    return "\n".join([*lines, r"\hline", r"\end{tabular}", ""])
+        write_table(out, TABLE_COLUMNS, cells)
 
 
 def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, Any]:
@@ -163,8 +143,8 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     reaches JaxMARL's layouts when no Overcooked layout has that name.
     """
     from strips_int.grounders import registered
-
-    from .domain import load_domain, load_problem
+    from strips_int.model.domain import load_domain
+    from strips_int.model.problem import load_problem
 
     given = grounder_options(args)
     named = load_domain(args.domain) if args.domain else None
@@ -214,14 +194,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     if wrong is not None:
         print(f"{parser.prog}: error: {wrong}", file=sys.stderr)
         return 2
-    from strips_int.rc import format_text, required_cooperation
+    from strips_int.analysis.rc import format_text, required_cooperation
 
     try:
         if args.all_layouts:
             from strips_int.grounders.overcooked import known_layouts
 
-            if args.out is not None and args.out.suffix not in TABLE_SUFFIXES:
-                parser.error(f"--out {args.out}: the table is written as {', '.join(TABLE_SUFFIXES)}")
+            from strips_int.batch.tables import SUFFIXES
+
+            if args.out is not None and args.out.suffix not in SUFFIXES:
+                parser.error(f"--out {args.out}: the table is written as {', '.join(SUFFIXES)}")
             start, rows = time.perf_counter(), []
             names = known_layouts(aliases=False)
             for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
@@ -239,9 +221,3 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
         return 2
     print(json.dumps(result.to_dict()) if args.json else format_text(result))
     return 0
-
-
-if __name__ == "__main__":  # through strips_int.cli, which ends quietly when output goes into a closed pipe
-    from .cli import main as cli_main
-
-    sys.exit(cli_main(["rc", *sys.argv[1:]]))

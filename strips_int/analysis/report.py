@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import functools
-import itertools
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
+from strips_int.model.domain import Domain
+from strips_int.model.execution import CausalLinks, Run
+from strips_int.model.task import Fact, Problem, format_fact
+from strips_int.model.trace import Step
+
 from .causal import causal_graph, relevant_steps
-from .domain import Domain, load_domain, load_problem
-from .errors import StripsIntError
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -24,8 +25,6 @@ from .interdependence import (
 )
 from .reachability import relaxed_reachable
 from .required import interdependence_needs
-from .task import Fact, Problem, format_fact
-from .trace import CausalLinks, Run, Step, Trace, execute
 from .triggers import AgentTasks, agent_tasks
 from .views import analysis_lens, step_views
 
@@ -39,7 +38,7 @@ class Report:
 
     source: str
     domain: str
-    problem: str
+    problem: Problem
     meta: Mapping[str, Any]
     steps: tuple[Step, ...]
     agents: Mapping[str, str]
@@ -51,7 +50,7 @@ class Report:
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
-        """The causal links as a networkx graph (:func:`~strips_int.causal.causal_graph`), built on first use."""
+        """The causal links as a networkx graph (:func:`~strips_int.analysis.causal.causal_graph`), built on first use."""
         agents = frozenset(self.agents)
         return causal_graph(self.steps, self.links, lambda fact: (fact_object(fact, agents),))
 
@@ -99,7 +98,7 @@ class Report:
         return {
             "source": self.source,
             "domain": self.domain,
-            "problem": self.problem,
+            "problem": self.problem.name,
             "meta": dict(self.meta),
             "steps": len(self.steps),
             "goal": {
@@ -112,40 +111,11 @@ class Report:
         }
 
 
-def analyze(
-    domain: Domain | str | Path,
-    trace: Trace | str | Path,
-    problem: Problem | str | Path | None = None,
-    **options: Any,
-) -> Report:
-    """Execute a trace and compute its interdependences, categories and triggers.
-
-    ``domain`` may be loaded, a path, or a packaged domain's name
-    (``"overcooked"``, ``"sar"``); ``trace`` a loaded trace or a file: a
-    strips-int trace or a raw game a grounder recognizes (with grounder
-    ``options`` such as ``layout``). A file with several games is refused
-    (use :func:`strips_int.analyze_games`). ``problem`` overrides the one a
-    trace names. Raises :class:`~strips_int.errors.StripsIntError` on bad input.
-    """
-    from strips_int.grounders import read_input
-
-    if not isinstance(domain, Domain):
-        domain = load_domain(domain)
-    if not isinstance(trace, Trace):
-        if problem is not None and not isinstance(problem, Problem):
-            problem = load_problem(domain, problem)
-        results = list(itertools.islice(read_input(trace, domain, problem, **options), 2))
-        if len(results) != 1:
-            raise StripsIntError(str(trace), None, "holds no game" if not results else
-                                 "holds several games: read them with strips_int.analyze_games")
-        if isinstance(results[0], StripsIntError):
-            raise results[0]
-        trace = results[0]
-    return analyze_run(domain, execute(trace))
-
-
 def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an already executed trace."""
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7 and 10.
+
+    Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
+    """
     trace = run.trace
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
@@ -165,7 +135,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     return Report(
         source=trace.source,
         domain=domain.name,
-        problem=trace.problem.name,
+        problem=trace.problem,
         meta=trace.meta,
         steps=trace.steps,
         agents=agent_types,
@@ -188,7 +158,7 @@ def format_text(report: Report) -> str:
     counts = data["counts"]
     lines = [
         f"{report.source}",
-        f"  domain {report.domain}, problem {report.problem}, {len(report.steps)} steps, "
+        f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
         f"agents: {', '.join(f'{a} ({t})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
         + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),

@@ -1,4 +1,4 @@
-"""PDDL domains and problems: parsed by `pddl` (lark), compiled for fast grounding.
+"""PDDL domains: parsed by `pddl` (lark), checked, and compiled for fast grounding.
 
 A domain is compiled once into :class:`Schema` values whose atoms refer to
 parameters by position, so grounding a step is a tuple substitution.
@@ -10,19 +10,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from . import domain_cache
-from .errors import StripsIntError, brief, cut
-from .files import decode, read_bytes, read_text
-from .task import Fact, GroundAction, Problem, format_fact, parse_atom
+from strips_int.errors import StripsIntError, brief, cut
+from strips_int.files import decode, read_bytes
 
-#: The largest PDDL file read (2 MiB, some 60,000 facts). pddl's parser takes about 5 s of CPU
-#: per MiB of dense PDDL, so this keeps any file to seconds; real domains are a few KB.
-MAX_PDDL_BYTES = 2 * 2**20
+from . import domain_cache
+from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
+from .task import Fact, GroundAction
+
 #: A term of a compiled atom: a parameter position (int) or a constant name (str).
 Term = int | str
 #: A compiled atom: predicate name and terms.
@@ -30,12 +28,8 @@ Template = tuple[str, tuple[Term, ...]]
 
 PRAGMA_KEYS = ("navigation-actions", "position-predicates", "ignore-predicates")
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
-_ROOT_TYPE = "object"
 #: The key of :meth:`Domain.ground`'s table in :attr:`Domain.memo`.
 _GROUNDED = "ground"
-#: A PDDL name as pddl's grammar lexes it (at most 200 characters here, so messages stay short).
-_NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{0,199}\Z")
-
 
 @dataclass(frozen=True)
 class Schema:
@@ -125,7 +119,7 @@ class Domain:
 
     def type_names(self) -> frozenset[str]:
         """Every declared type name, ``object`` included."""
-        return frozenset(self.parents) | frozenset(self.parents.values()) | {_ROOT_TYPE}
+        return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
 
     def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> "Domain":
         """This domain with more pragma names (as the CLI adds them), checked."""
@@ -175,104 +169,11 @@ class Domain:
 
 
 def _ancestors(parents: Mapping[str, str], obj_type: str) -> frozenset[str]:
-    found = {obj_type, _ROOT_TYPE}
+    found = {obj_type, ROOT_TYPE}
     while obj_type in parents and parents[obj_type] not in found:
         obj_type = parents[obj_type]
         found.add(obj_type)
     return frozenset(found)
-
-
-@functools.cache
-def _domain_parser():
-    """Building a lark parser takes ~0.1 s; build it once per process (pddl is imported only to parse)."""
-    from pddl.parser.domain import DomainParser
-
-    return DomainParser()
-
-
-@functools.cache
-def _problem_parser():
-    """Building a lark parser takes ~0.1 s; build it once per process."""
-    from pddl.parser.problem import ProblemParser
-
-    return ProblemParser()
-
-
-#: How a syntax error names the grammar's terminals that stand for input text (never echoed).
-_TERMINALS = {"NAME": "a name", "NUMBER": "a number", "$END": "the end of the file", "LPAR": "'('", "RPAR": "')'"}
-#: How the constructs of the other requirements pddl checks for look in PDDL text.
-_WRITTEN = {"equality": "(= ...)", "negative-preconditions": "(not ...) in a precondition", "typing": "types"}
-#: What each PDDL requirement that pddl asks for adds beyond STRIPS, for the error that names it.
-_NOT_STRIPS = {
-    "disjunctive-preconditions": "(or ...)", "existential-preconditions": "(exists ...)",
-    "universal-preconditions": "(forall ...)", "quantified-preconditions": "(exists ...) or (forall ...)",
-    "conditional-effects": "(when ...)", "numeric-fluents": "numbers", "fluents": "numbers",
-}
-
-
-def _parse(parser, text: str, source: str):
-    """Parse with a cached `pddl` parser; every failure of the parser is a :class:`StripsIntError`.
-
-    pddl's transformer keeps state between calls (declared types, constants,
-    predicates), and a failed parse leaves it half-set so that every later parse
-    fails: it is reset before each call. pddl also sets ``sys.tracebacklimit``
-    to 0 while parsing and leaves it so when parsing fails: it is put back.
-    """
-    import lark
-    from pddl.exceptions import PDDLError, PDDLMissingRequirementError
-
-    parser._transformer.__init__()
-    limit = getattr(sys, "tracebacklimit", None)
-    try:
-        return parser(text)
-    except lark.exceptions.UnexpectedInput as exc:
-        raise StripsIntError(source, f"line {exc.line}, column {exc.column}", _syntax_error(exc)) from None
-    except PDDLMissingRequirementError as exc:
-        raise StripsIntError(source, None, _missing_requirement(str(exc))) from None
-    except RecursionError:
-        raise StripsIntError(source, None, "invalid PDDL: nested too deeply") from None
-    except PDDLError as exc:
-        raise StripsIntError(source, None, f"invalid PDDL: {_pddl_message(str(exc))}") from None
-    except Exception as exc:  # lark's other errors, pddl's asserts, and whatever Python raises inside them
-        raise StripsIntError(source, None, f"invalid PDDL ({type(exc).__name__}): {_pddl_message(str(exc))}") from None
-    finally:
-        if limit is not None:
-            sys.tracebacklimit = limit
-        elif hasattr(sys, "tracebacklimit"):
-            del sys.tracebacklimit
-
-
-def _syntax_error(exc) -> str:
-    """A lark syntax error described, never echoing the input (a problem path may name any file)."""
-    token = getattr(exc, "token", None)
-    if token is not None:
-        keyword = not token.type.startswith("_") and len(token) <= 30  # a grammar literal, not input text
-        found = _TERMINALS.get(token.type) or (f"'{token}'" if keyword else "a symbol")
-    else:
-        char = getattr(exc, "char", "")
-        found = (f"character {char!r}" if char.isascii() and char.isprintable()
-                 else f"character U+{ord(char):04X}" if char else "input")
-    expected = sorted(_TERMINALS.get(name, name.lower().replace("_", "-")) for name in getattr(exc, "expected", ()) or ())
-    wanted = f" where {' or '.join(expected)} should be" if 0 < len(expected) <= 4 else ""
-    return f"syntax error: found {found}{wanted}"
-
-
-def _missing_requirement(message: str) -> str:
-    match = re.search(r":([\w-]+)", message)
-    requirement = match.group(1) if match else ""
-    if requirement in _NOT_STRIPS:
-        return (f"uses {_NOT_STRIPS[requirement]}, which is not STRIPS: strips_int reads preconditions and goals "
-                f"that are conjunctions of literals (and :{requirement} is not declared either)")
-    return (f"invalid PDDL: uses {_WRITTEN.get(requirement, 'a feature of :' + requirement)} without declaring "
-            f":{requirement} in (:requirements ...)")
-
-
-def _pddl_message(text: str) -> str:
-    """pddl's message, bounded: its first line, without the token list some messages start with."""
-    line = text.strip().splitlines()[0] if text.strip() else "no details"
-    if line.startswith("error while parsing tokens") and "]: " in line:
-        line = line.rsplit("]: ", 1)[1]
-    return cut(line, 200)
 
 
 def packaged_domain(name: str) -> Path:
@@ -295,10 +196,15 @@ def domain_file(path: str | Path) -> Path:
     return path
 
 
+def as_domain(domain: Domain | str | Path) -> Domain:
+    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded."""
+    return domain if isinstance(domain, Domain) else load_domain(domain)
+
+
 def load_domain(path: str | Path) -> Domain:
     """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas.
 
-    Compiled once: the result is kept in the on-disk cache (:mod:`strips_int.domain_cache`),
+    Compiled once: the result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`),
     keyed by the file's bytes, so later processes skip the parser (0.1-0.2 s).
     """
     path = domain_file(path)
@@ -317,13 +223,13 @@ def load_domain(path: str | Path) -> Domain:
 
 def parse_domain(text: str, source: str) -> Domain:
     """Parse and check a domain's PDDL text (see :func:`load_domain`)."""
-    parsed = _parse(_domain_parser(), text, source)
-    parents = _unique(source, "type", ((str(t).lower(), str(p).lower() if p else _ROOT_TYPE)
+    parsed = parse(domain_parser(), text, source)
+    parents = unique(source, "type", ((str(t).lower(), str(p).lower() if p else ROOT_TYPE)
                                        for t, p in parsed.types.items()))
-    parents.pop(_ROOT_TYPE, None)
+    parents.pop(ROOT_TYPE, None)
     _check_hierarchy(parents, source)
-    constants = _unique(source, "constant", ((str(c.name).lower(), _single_type(c.type_tags)) for c in parsed.constants))
-    predicates = _unique(source, "predicate", ((str(p.name).lower(), tuple(_types(t.type_tags) for t in p.terms))
+    constants = unique(source, "constant", ((str(c.name).lower(), single_type(c.type_tags)) for c in parsed.constants))
+    predicates = unique(source, "predicate", ((str(p.name).lower(), tuple(types_of(t.type_tags) for t in p.terms))
                                                for p in parsed.predicates))
     partial = Domain(
         name=str(parsed.name).lower(),
@@ -337,7 +243,7 @@ def parse_domain(text: str, source: str) -> Domain:
         ignore_predicates=frozenset(),
         type_ancestors=_type_ancestors(parents),
     )
-    schemas = _unique(source, "action", ((schema.name, schema) for schema in
+    schemas = unique(source, "action", ((schema.name, schema) for schema in
                                          (_compile(partial, a, source) for a in sorted(parsed.actions, key=lambda a: str(a.name)))))
     domain = dataclasses.replace(partial, schemas=schemas)
     pragmas: dict[str, frozenset[str]] = {}
@@ -436,22 +342,11 @@ def _templates_json(templates: tuple[Template, ...]) -> list:
     return [[pred, list(terms)] for pred, terms in templates]
 
 
-def _unique(source: str, kind: str, pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """``pairs`` as a dict; a name given twice is an error (pddl lets some through, and names
-    that differ only in case become one when lower-cased)."""
-    found: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in found:
-            raise StripsIntError(source, f"{kind} {cut(name)}", "declared twice (PDDL names are case-insensitive)")
-        found[name] = value
-    return found
-
-
 def _check_hierarchy(parents: Mapping[str, str], source: str) -> None:
     """A type that is its own ancestor is an error (pddl checks names as written, not lower-cased)."""
     for start in sorted(parents):
         chain = [start]
-        while chain[-1] in parents and chain[-1] != _ROOT_TYPE:
+        while chain[-1] in parents and chain[-1] != ROOT_TYPE:
             chain.append(parents[chain[-1]])
             if chain[-1] in chain[:-1]:
                 shown = " -> ".join(cut(t) for t in chain[chain.index(chain[-1]):])
@@ -472,14 +367,6 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
             raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
 
 
-def _types(tags) -> frozenset[str]:
-    return frozenset(str(t).lower() for t in tags) or frozenset({_ROOT_TYPE})
-
-
-def _single_type(tags) -> str:
-    return min(_types(tags))
-
-
 def _compile(domain: Domain, action, source: str) -> Schema:
     """Turn a `pddl` action into a :class:`Schema`, rejecting what STRIPS cannot say."""
     from pddl.logic.base import Not
@@ -489,8 +376,8 @@ def _compile(domain: Domain, action, source: str) -> Schema:
     name = str(action.name).lower()
     where = f"action {cut(name)}"
     params = tuple(str(p.name).lower() for p in action.parameters)
-    param_types = tuple(_types(p.type_tags) for p in action.parameters)
-    position = _unique(source, f"{where}: parameter", ((p, i) for i, p in enumerate(params)))
+    param_types = tuple(types_of(p.type_tags) for p in action.parameters)
+    position = unique(source, f"{where}: parameter", ((p, i) for i, p in enumerate(params)))
 
     def term(t) -> Term:
         if isinstance(t, Variable):
@@ -555,129 +442,3 @@ def _compile(domain: Domain, action, source: str) -> Schema:
     )
 
 
-def conjuncts(formula) -> list:
-    """The conjuncts of a `pddl` formula, nested ``and`` flattened (a loop: nesting can be deep)."""
-    from pddl.logic.base import And
-
-    found, pending = [], [formula]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, And):
-            pending.extend(reversed(item.operands))
-        elif item is not None:
-            found.append(item)
-    return found
-
-
-#: The longest atom text read from a trace (an action or an inline problem's fact). Real atoms
-#: are under 100 characters; the bound keeps every message that shows an atom short.
-MAX_ATOM_CHARS = 1000
-
-
-def check_fact(domain: Domain, objects: Mapping[str, str], fact: Fact) -> str | None:
-    """Why ``fact`` is not a well-formed ground atom of the domain, or None."""
-    pred, args = fact[0], fact[1:]
-    if pred not in domain.predicates:
-        return f"unknown predicate {brief(pred)} in {cut(format_fact(fact))}"
-    types = domain.predicates[pred]
-    if len(args) != len(types):
-        return f"{cut(format_fact(fact))} has {len(args)} arguments, {pred} takes {len(types)}"
-    for arg, allowed in zip(args, types):
-        if arg not in objects:
-            return f"unknown object {brief(arg)} in {cut(format_fact(fact))}"
-        if not domain.fits(objects[arg], allowed):
-            return f"{arg} is a {objects[arg]}, not a {'/'.join(sorted(allowed))}, in {format_fact(fact)}"
-    return None
-
-
-def make_problem(
-    domain: Domain,
-    name: str,
-    objects: Mapping[str, str],
-    init: Iterable[Fact],
-    goal: Iterable[Fact],
-    source: str,
-) -> Problem:
-    """Build a :class:`Problem`, checking types, predicates, arities and objects.
-
-    An object declared twice (names differ only in case) or declared with another type
-    than the domain's constant of that name is an error.
-    """
-    declared = _unique(source, "object", ((o.lower(), t.lower()) for o, t in objects.items()))
-    for obj, obj_type in declared.items():
-        if domain.constants.get(obj, obj_type) != obj_type:
-            raise StripsIntError(source, f"object {cut(obj)}",
-                                 f"is a constant of the domain, of type {domain.constants[obj]}, not {brief(obj_type)}")
-    all_objects = {**domain.constants, **declared}
-    known_types = domain.type_names()
-    for obj, obj_type in sorted(all_objects.items()):
-        if obj_type not in known_types:
-            raise StripsIntError(source, f"object {cut(obj)}", f"unknown type {brief(obj_type)}")
-    init, goal = frozenset(init), frozenset(goal)
-    for part, facts in (("init", init), ("goal", goal)):
-        for fact in sorted(facts):
-            problem = check_fact(domain, all_objects, fact)
-            if problem:
-                raise StripsIntError(source, part, problem)
-    return Problem(name=name, objects=all_objects, init=init, goal=goal, source=source)
-
-
-def load_problem(domain: Domain, path: str | Path) -> Problem:
-    """Parse a PDDL problem file with `pddl` and check it against ``domain``."""
-    from pddl.logic.predicates import Predicate
-
-    source = str(path)
-    parsed = _parse(_problem_parser(), read_text(path, MAX_PDDL_BYTES), source)
-    if parsed.domain_name and str(parsed.domain_name).lower() != domain.name:
-        raise StripsIntError(
-            source, "(:domain ...)", f"problem is for domain {brief(str(parsed.domain_name).lower())}, not {domain.name!r}"
-        )
-    objects = _unique(source, "object", ((str(o.name).lower(), _single_type(o.type_tags)) for o in parsed.objects))
-    init = [_fact_of(p, source, "init") for p in parsed.init]
-    goal = []
-    for part in conjuncts(parsed.goal):
-        if not isinstance(part, Predicate):
-            raise StripsIntError(source, "goal", f"{cut(str(part))} is not STRIPS: goals are conjunctions of "
-                                 "positive atoms (no not, or, exists, forall)")
-        goal.append(_fact_of(part, source, "goal"))
-    return make_problem(domain, str(parsed.name).lower(), objects, init, goal, source)
-
-
-def _fact_of(p, source: str, where: str) -> Fact:
-    from pddl.logic.predicates import Predicate
-
-    if not isinstance(p, Predicate):
-        raise StripsIntError(source, where, f"{cut(str(p))} is not a positive ground atom")
-    return (str(p.name).lower(), *(str(t.name).lower() for t in p.terms))
-
-
-def read_atom(text: object, source: str, where: str) -> Fact:
-    """A ground atom written in trace JSON; anything else is an error that describes (not echoes) it."""
-    if isinstance(text, str) and len(text) <= MAX_ATOM_CHARS:
-        try:
-            return parse_atom(text)
-        except ValueError:
-            pass
-    longer = f" of at most {MAX_ATOM_CHARS} characters" if isinstance(text, str) and len(text) > MAX_ATOM_CHARS else ""
-    raise StripsIntError(source, where, f"{brief(text)} is not a ground atom like '(name arg1 arg2)'{longer}")
-
-
-def problem_from_dict(domain: Domain, data: object, source: str) -> Problem:
-    """A problem written inline in a trace: ``{"objects", "init", "goal"}``."""
-    if not isinstance(data, dict) or not isinstance(data.get("objects"), dict):
-        raise StripsIntError(source, "problem", 'an inline problem needs "objects": {name: type}, "init" and "goal"')
-
-    def atoms(key: str) -> list[Fact]:
-        items = data.get(key, [])
-        if not isinstance(items, list):
-            raise StripsIntError(source, f"problem.{key}", f"must be a list of atoms like '(p a b)', found {brief(items)}")
-        return [read_atom(item, source, f"problem.{key}[{i}]") for i, item in enumerate(items)]
-
-    for obj, obj_type in data["objects"].items():
-        if not all(isinstance(name, str) and _NAME.match(name) for name in (obj, obj_type)):
-            raise StripsIntError(source, f"problem.objects {brief(obj)}",
-                                 f"objects are written {{\"name\": \"type\"}}, each a PDDL name; found type {brief(obj_type)}")
-    name = data.get("name", "inline")
-    if not isinstance(name, str) or len(name) > MAX_ATOM_CHARS:
-        raise StripsIntError(source, "problem.name", f"must be a short string, found {brief(name)}")
-    return make_problem(domain, name, data["objects"], atoms("init"), atoms("goal"), source)

@@ -1,4 +1,6 @@
-"""Traces (``strips-int-trace/1``): reading, grounding and executing them (SPEC sections 1-2).
+"""Traces (``strips-int-trace/1``): reading them and grounding their steps (SPEC section 1).
+
+Executing a trace is :func:`strips_int.model.execution.execute`.
 
 Every problem with a trace is an error naming the file, the step (index, ``t``,
 agent) and what is wrong; no step is ever skipped.
@@ -7,15 +9,16 @@ agent) and what is wrong; no step is ever skipped.
 from __future__ import annotations
 
 import itertools
-import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from .domain import MAX_ATOM_CHARS, Domain, load_problem, problem_from_dict, read_atom
-from .errors import StripsIntError, brief
-from .files import read_json
-from .task import Fact, GroundAction, Problem, State, format_fact
+from strips_int.errors import StripsIntError, brief
+from strips_int.files import read_json
+
+from .domain import Domain
+from .problem import MAX_ATOM_CHARS, load_problem, problem_from_dict, read_atom
+from .task import Fact, GroundAction, Problem, format_fact
 
 FORMAT = "strips-int-trace/1"
 
@@ -58,47 +61,12 @@ class Trace:
     meta: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: The achiever of a fact that held from the initial state on (SPEC section 3).
-INIT = "init"
-#: A causal link's achiever: a step index, or ``INIT``.
-Achiever = int | str
-
-
-@dataclass(frozen=True)
-class CausalLinks:
-    """The causal links of a run (SPEC section 3; :mod:`strips_int.causal`): each step's achievers,
-    one per fact of its action's ``pre`` in that frozenset's own iteration order
-    (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever.
-
-    A fact's achiever for step k is the last earlier step whose add list holds it (even if it
-    already held), else ``INIT``; execution finds them in its one pass over the steps.
-    """
-
-    achievers: tuple[tuple[Achiever, ...], ...]
-    goal: Mapping[Fact, Achiever]
-
-
-@dataclass(frozen=True)
-class Run:
-    """The outcome of executing a trace: final state, what each step newly made true, causal links."""
-
-    trace: Trace
-    final: State
-    new_facts: tuple[frozenset[Fact], ...]
-    links: CausalLinks
-
-    @property
-    def goal_achieved(self) -> frozenset[Fact]:
-        """The goal facts that hold at the end (partial progress counts)."""
-        return self.trace.problem.goal & self.final
-
-
 def step_label(index: int, t: object, agent: str | None) -> str:
     """How an error names a step before its action is known to be well-formed."""
     return f"step {index} (t={t}, agent {agent})" if agent else f"step {index} (t={t})"
 
 
-class Grounder:
+class ActionGrounder:
     """Turns action text into ground actions of one problem, checking every argument.
 
     Ground actions are cached by name and arguments: games repeat the same moves.
@@ -203,7 +171,7 @@ def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Prob
 
 def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
     """Ground the JSON steps, checking time order, agents, objects and arities."""
-    grounder = Grounder(domain, problem, source)
+    grounder = ActionGrounder(domain, problem, source)
     steps = []
     last_t = None
     for index, raw in enumerate(raw_steps):
@@ -233,88 +201,3 @@ def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, sour
     return tuple(steps)
 
 
-def apply(state: set[Fact], action: GroundAction) -> str | None:
-    """Apply ``action`` to ``state`` in place (SPEC section 2), or say why it is not applicable.
-
-    The one place actions are applied: executing traces, lifting games, benchmarks.
-    """
-    if not action.applicable(state):
-        return action.not_applicable(state)
-    state -= action.delete
-    state |= action.add
-    return None
-
-
-class _FactIds:
-    """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
-    re-hashing tuples. A cache, shared by all traces; :func:`_fact_ids` starts a new one (and with it
-    new compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
-
-    def __init__(self) -> None:
-        self.table: dict[Fact, int] = {}
-        self.facts: list[Fact] = []
-
-    def ids(self, facts: Iterable[Fact]) -> list[int]:
-        """The id of each fact, numbering those not seen before."""
-        table, known = self.table, self.facts
-        found = []
-        for fact in facts:
-            fact_id = table.get(fact)
-            if fact_id is None:
-                fact_id = table[fact] = len(known)
-                known.append(fact)
-            found.append(fact_id)
-        return found
-
-    def compiled(self, action: GroundAction) -> _Compiled:
-        """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
-        order), the ids of its ``pre``, ``neg_pre``, ``add`` and ``delete``; worked out once per action,
-        kept in its memo."""
-        pre = tuple(self.ids(action.pre))
-        getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
-        found = action.memo[self] = (getter, frozenset(pre), frozenset(self.ids(action.neg_pre)),
-                                     frozenset(self.ids(action.add)), frozenset(self.ids(action.delete)))
-        return found
-
-
-#: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
-_Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
-                  frozenset[int]]
-_MAX_FACT_IDS = 1 << 20
-_fact_table = [_FactIds()]
-
-
-def _fact_ids() -> _FactIds:
-    if len(_fact_table[0].table) > _MAX_FACT_IDS:
-        _fact_table[0] = _FactIds()
-    return _fact_table[0]
-
-
-def execute(trace: Trace) -> Run:
-    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
-
-    The state is kept as fact ids, and the causal links are found on the way: each fact's last
-    adder, by the fact's id."""
-    ids = _fact_ids()
-    state = set(ids.ids(trace.problem.init))
-    last: dict[int, Achiever] = dict.fromkeys(state, INIT)
-    new_facts, achievers = [], []
-    memo_key = ids
-    for index, step in enumerate(trace.steps):
-        action = step.action
-        compiled = action.memo.get(memo_key) or ids.compiled(action)
-        getter, pre, neg_pre, add, delete = compiled
-        if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
-            facts = ids.facts
-            raise StripsIntError(trace.source, step.describe(), action.not_applicable({facts[i] for i in state}))
-        # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
-        achievers.append(getter(last))
-        new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))
-        for fact_id in add:
-            last[fact_id] = index
-        state -= delete
-        state |= add
-    final = frozenset(map(ids.facts.__getitem__, state))
-    table = ids.table
-    goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
-    return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))

@@ -19,9 +19,10 @@ import math
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from .domain import Domain
-from .errors import StripsIntError
-from .evaluate import error_row, file_rows
+from strips_int.errors import StripsIntError
+from strips_int.model.domain import Domain
+
+from .rows import error_row, file_rows
 
 #: Files per task at most; at about 45 ms a game, 16 files keep a task under a second.
 MAX_BATCH = 16
