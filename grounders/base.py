@@ -4,7 +4,14 @@ A grounder recognizes its files from their parsed content, reads each game of
 a file into a :class:`~strips_int.model.trace.Trace` of its packaged domain (steps
 grounded by :class:`strips_int.model.trace.ActionGrounder` and applied by
 :func:`strips_int.model.trace.apply`), declares its command-line options once, and
-optionally gives the start problem of a named layout or scenario for RC.
+optionally gives the start problem of a named layout or scenario for RC: as one
+problem (:meth:`Grounder.start_problem`) or as the alternative goals it may be
+reached by (:meth:`Grounder.start_alternatives`: an Overcooked layout with two
+ordered recipes is done when either soup is delivered), and the names it knows
+(:meth:`Grounder.start_names`, for ``rc --all-layouts``). The last two may be
+left out: :func:`strips_int.grounders.start_alternatives` and
+:func:`strips_int.grounders.start_names` give the defaults (the start problem as
+its only alternative; no names).
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
 is turned into one by :func:`strips_int.errors.internal_error` at the registry's boundary, so a
@@ -15,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from strips_int.errors import StripsIntError
 
@@ -46,6 +53,21 @@ class Option:
     metavar: str | None = None
     type: Callable[[str], Any] = str
     use: Literal["read", "start", "both"] = "both"
+    #: The option names a start problem (a layout, a grid file, a scenario file): ``rc`` takes several
+    #: values of it, one table row each.
+    names: bool = False
+    #: For a ``names`` option given a folder: the suffixes of the files in it (walked) that ``rc`` takes.
+    suffixes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One goal a start problem may be reached by (RC decides "some goal", SPEC section 8), and what the
+    RC table's ``rules`` and ``recipe`` columns say of it ("" where the environment has no such thing)."""
+
+    problem: Problem
+    rules: str = ""
+    recipe: str = ""
 
 
 class Grounder(Protocol):
@@ -68,6 +90,16 @@ class Grounder(Protocol):
 
     def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
         """The start problem of a named layout or scenario (for RC), or None."""
+        ...
+
+    def start_alternatives(self, name: str, domain: Domain, **options: Any) -> tuple[Alternative, ...] | None:
+        """Optional: the start problem of ``name`` as its alternative goals (at least one), or None.
+        Default: :meth:`start_problem` as the only alternative."""
+        ...
+
+    def start_names(self) -> Sequence[str]:
+        """Optional: the layouts or scenarios :meth:`start_problem` knows by name (``rc --all-layouts``).
+        Default: none."""
         ...
 
 

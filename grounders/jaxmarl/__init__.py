@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, Kind, Option
+from ..base import GAMES, Alternative, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 
@@ -131,7 +131,7 @@ class _JaxMARL:
     domain = "overcooked"
     actions = ACTIONS
     options = (Option("--layout", "layout", "layout name (default: the one the game names; jaxmarl:NAME for "
-                      "JaxMARL's own where an Overcooked layout has the same name)", "NAME"),
+                      "JaxMARL's own where an Overcooked layout has the same name)", "NAME", names=True),
                Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"))
 
     def recognizes(self, path: Path) -> Kind | None:
@@ -152,10 +152,25 @@ class _JaxMARL:
     def start_problem(self, name: str, domain: Domain, soups: int | None = None, **_: Any) -> Problem | None:
         """Players at the start tiles of JaxMARL layout ``name`` (``jaxmarl:`` prefix optional, to tell
         its ``cramped_room`` from the classic one), to deliver ``soups`` soups; None for another name."""
-        if not name.startswith("jaxmarl:") and name in known_layouts():
-            return None  # an Overcooked layout of that name comes first; jaxmarl:NAME asks for JaxMARL's
-        layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))
+        layout = _named_layout(name)
         return None if layout is None else layout_problem(layout, domain, soups or 1)
+
+    def start_alternatives(self, name: str, domain: Domain, soups: int | None = None, **_: Any
+                           ) -> tuple[Alternative, ...] | None:
+        """:meth:`start_problem` as Overcooked's :func:`~..overcooked.layout_alternatives` (one per
+        makeable order under new rules)."""
+        from ..overcooked import layout_alternatives
+
+        layout = _named_layout(name)
+        return None if layout is None else layout_alternatives(layout, domain, soups or 1)
+
+
+def _named_layout(name: str) -> Layout | None:
+    """JaxMARL's layout ``name``; None for another name, or for an Overcooked layout's name without
+    the ``jaxmarl:`` prefix (the Overcooked one comes first)."""
+    if not name.startswith("jaxmarl:") and name in known_layouts():
+        return None
+    return jaxmarl_layout(name.removeprefix("jaxmarl:"))
 
 
 GROUNDER = _JaxMARL()

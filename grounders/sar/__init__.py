@@ -105,8 +105,8 @@ class _Sar:
 
     name = "sar"
     domain = "sar"
-    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE",
-                      use="start"),)
+    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state (one or "
+                      "more, or folders of .json files)", "FILE", use="start", names=True, suffixes=(".json",)),)
 
     @property
     def actions(self) -> frozenset[str]:

@@ -302,6 +302,16 @@ def some_goal(domain: Domain, problems: Sequence[Problem], planner: str = "auto"
                 (0, results[0]))
 
 
+def unfinished(domain: Domain, problem: Problem, phase: str, seconds: float, planner: str = "auto",
+               others: str = IDLE, search: str = FAST) -> RCResult:
+    """The result of a classification of ``problem`` that the time limit stopped in ``phase`` (its
+    process killed, with nothing to tell): unknown, every agent and the joint problem with it."""
+    answer = stopped(phase, seconds)
+    agents = {a: AgentResult(a, None, answer, None)
+              for a in sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t))}
+    return RCResult(problem, UNKNOWN, resolve_planner(planner), others, agents, answer, (), seconds, search)
+
+
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
     """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
     from .report import analyze_run
