@@ -49,7 +49,7 @@ from .result import UNKNOWN, PlanResult, stopped
 
 START_UP, CONVERSION, PLANNING, QUEUE = "start-up", "conversion", "planning", "the queue"
 #: Imported once before the first forked child, so that each starts with unified-planning loaded.
-_PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
+PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
 #: A child's engine gets this much longer than the deadline: the parent, not the engine, says when time is up.
 _GRACE = 5.0
 
@@ -73,7 +73,7 @@ class Call:
     actors: tuple[str, ...]
     planner: str
     plans: int = 1
-    preload: tuple[str, ...] = _PRELOAD
+    preload: tuple[str, ...] = PRELOAD
 
     def run(self, phase: Callable[[str], None], timeout: float) -> PlanResult:
         """Convert, plan; any failure but a :class:`StripsIntError` is this call's unknown answer."""

@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from strips_int.analysis.rc import FAST, IDLE, RCResult, some_goal, unfinished
+from strips_int.analysis.rc import FAST, IDLE, PLANNER, RCResult, some_goal, unfinished
 from strips_int.errors import StripsIntError, guarded
 from strips_int.grounders import Alternative, registered, start_alternatives
 from strips_int.model.domain import Domain
-from strips_int.planners.bounded import Died, Stopped, run_all
+from strips_int.planners.bounded import PRELOAD, Died, Stopped, run_all
 
 from .engines import Engine
 
@@ -110,20 +110,30 @@ def classify(domains: Mapping[str, Domain], settings: Settings, start: Start) ->
     began, deadline = time.perf_counter(), time.monotonic() + settings.timeout
     try:
         domain, found = alternatives(domains, start)
-        work = _Classification(domain, tuple(a.problem for a in found), settings, deadline)
-        [answer] = run_all([work], deadline, jobs=1, grace=GRACE)
+        alternative, result = classify_alternatives(domain, found, settings, deadline)
     except StripsIntError as exc:
         return Outcome(start, error=str(exc), seconds=time.perf_counter() - began)
-    seconds = time.perf_counter() - began
+    return Outcome(start, alternative, result, seconds=time.perf_counter() - began)
+
+
+def classify_alternatives(domain: Domain, found: Sequence[Alternative], settings: Settings, deadline: float
+                          ) -> tuple[Alternative, RCResult]:
+    """The deciding alternative of ``found`` and its result, classified in a child process of its own
+    by ``deadline`` (a ``time.monotonic()`` instant); a child that dies is an error."""
+    began = time.perf_counter()
+    # The planner path calls the planner for every problem: unified-planning is imported once, here,
+    # not in each classification's process (1.5 s); the fast path seldom calls it.
+    planned = settings.search == PLANNER or settings.plans is not None
+    work = _Classification(domain, tuple(a.problem for a in found), settings, deadline, PRELOAD if planned else ())
+    [answer] = run_all([work], deadline, jobs=1, grace=GRACE)
     if isinstance(answer, Died):
-        return Outcome(start, error=f"{start.name}: its classification's process died (exit code "
-                       f"{answer.exit_code}; out of memory?)", seconds=seconds)
+        raise StripsIntError(found[0].problem.source, None, f"its classification's process died (exit code "
+                             f"{answer.exit_code}; out of memory?)")
     if isinstance(answer, Stopped):
-        result = unfinished(domain, found[0].problem, answer.phase, seconds, settings.planner, settings.others,
-                            settings.search)
-        return Outcome(start, found[0], result, seconds=seconds)
+        return found[0], unfinished(domain, found[0].problem, answer.phase, time.perf_counter() - began,
+                                    settings.planner, settings.others, settings.search)
     index, result = answer
-    return Outcome(start, found[index], result, seconds=seconds)
+    return found[index], result
 
 
 def table_row(outcome: Outcome) -> dict[str, Any]:
