@@ -4,11 +4,15 @@ Required cooperation asks a planner about every agent's projection of many layou
 unified-planning (:mod:`.solve`) each call costs 0.3-2 s of CPU before Fast Downward searches: the
 import, the conversion, and Fast Downward's translator, in Python, grounding the problem again. The
 projections are ground already (:mod:`strips_int.analysis.ground_task`), so :func:`search` writes them
-straight in Fast Downward's input format, SAS+, and runs its search binary with the configuration of
-its ``lama-first`` alias (landmarks and FF, lazy greedy search, preferred operators): 10-70 ms of CPU
-on a generated kitchen (``benchmarks/rc_layouts.py``). A greedy search written here in Python,
-guided by FF alone, took seconds where a soup needs three onions (FF counts one onion thrice);
-Fast Downward's landmarks see that each must be fetched.
+straight in Fast Downward's input format, SAS+, and runs its search binary: a median 13 ms of CPU per
+call on generated kitchens. A greedy search written here in Python, guided by FF alone, took seconds
+where a soup needs three onions (FF counts one onion thrice); Fast Downward's landmarks see that
+each must be fetched. No one configuration is fast on all: the ``lama-first`` alias (landmarks and
+FF) solves each single agent's projection within 0.5 s, yet took up to 4 s on a joint problem that
+lazy greedy search on FF alone solves in 0.1 s, and the other way round. So :data:`CONFIGURATIONS`
+run in turn, each but the last for a slice of time (a search stopped by its slice is exit code 12,
+"unsolved", never a proof; each runs in a process of its own, as Fast Downward's evaluators are not
+meant to be shared by two searches).
 
 SAS+ is written by hand because no library writes it from ground actions (Fast Downward's translator
 starts from PDDL): each fact is a variable of two values, ``0`` true and ``1`` false, so negative
@@ -31,12 +35,16 @@ from .result import BY_SEARCH, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult, stopped
 
 #: The phase named when the time limit stops this search.
 SEARCH = "search"
-#: Fast Downward's ``lama-first`` alias (driver/aliases.py), with the time left as ``max_time``.
+#: Fast Downward's ``lama-first`` alias (driver/aliases.py), with a time limit as ``max_time``.
 LAMA_FIRST = ("let(hlm, eval_modify_costs(landmark_sum(lm_factory=lm_reasonable_orders_hps(lm_rhw()),pref=false),"
               "cost_type=one),let(hff, eval_modify_costs(ff(),cost_type=one),"
               "lazy_greedy([hff,hlm],preferred=[hff,hlm],cost_type=one,reopen_closed=false,max_time={seconds:.3f})))")
+#: Lazy greedy search on FF with preferred operators.
+LAZY_FF = "let(hff, ff(),lazy_greedy([hff],preferred=[hff],max_time={seconds:.3f}))"
+#: The configurations tried in turn and the seconds each but the last may take (the last: all that is left).
+CONFIGURATIONS = ((LAMA_FIRST, 0.5), (LAZY_FF, None))
 #: Exit codes of the search binary (Fast Downward's driver/returncodes.py).
-_FOUND, _UNSOLVABLE = 0, 11
+_FOUND, _UNSOLVABLE, _UNSOLVED = 0, 11, 12
 
 
 def binary() -> Path | None:
@@ -62,18 +70,22 @@ def search(init: frozenset[Fact], goal: frozenset[Fact], actions: Collection[Gro
         return PlanResult(UNKNOWN, detail="Fast Downward's search binary is not installed (up-fast-downward)")
     actions = list(actions)
     text = sas(init, goal, actions, lasting)
-    left = deadline - time.monotonic()
-    if left <= 0:
+    if deadline <= time.monotonic():
         return stopped(SEARCH, 0.0)
     before = _children_cpu()
     with tempfile.TemporaryDirectory(prefix="strips-int-search-") as folder:
         plan_file = Path(folder, "plan")
-        try:
-            done = subprocess.run([str(path), "--search", LAMA_FIRST.format(seconds=left), "--internal-plan-file",
-                                   str(plan_file)], input=text, capture_output=True, text=True, cwd=folder,
-                                  timeout=left)
-        except subprocess.TimeoutExpired:
-            return stopped(SEARCH, time.perf_counter() - started)
+        for configuration, slice_ in CONFIGURATIONS:
+            left = deadline - time.monotonic()
+            limit = left if slice_ is None else min(left, slice_)
+            try:
+                done = subprocess.run([str(path), "--search", configuration.format(seconds=limit), "--internal-plan-file",
+                                       str(plan_file)], input=text, capture_output=True, text=True, cwd=folder,
+                                      timeout=left)
+            except subprocess.TimeoutExpired:
+                return stopped(SEARCH, time.perf_counter() - started)
+            if done.returncode != _UNSOLVED or limit == left:
+                break
         found = plan_file.read_text() if done.returncode == _FOUND and plan_file.is_file() else None
     seconds, cpu = time.perf_counter() - started, _children_cpu() - before
     if found is not None:
