@@ -79,9 +79,9 @@ def search(init: frozenset[Fact], goal: frozenset[Fact], actions: Collection[Gro
             left = deadline - time.monotonic()
             limit = left if slice_ is None else min(left, slice_)
             try:
-                done = subprocess.run([str(path), "--search", configuration.format(seconds=limit), "--internal-plan-file",
-                                       str(plan_file)], input=text, capture_output=True, text=True, cwd=folder,
-                                      timeout=left)
+                done = subprocess.run([str(path), "--search", configuration.format(seconds=limit),
+                                       "--internal-plan-file", str(plan_file)], input=text, capture_output=True,
+                                      text=True, cwd=folder, timeout=left)
             except subprocess.TimeoutExpired:
                 return stopped(SEARCH, time.perf_counter() - started)
             if done.returncode != _UNSOLVED or limit == left:

@@ -28,8 +28,8 @@ from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_fi
 from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
 
 __all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts",
-           "layout_alternatives", "lift_game", "load_grid", "parse_grid", "read_traces", "recorded_terrain", "roles_for",
-           "rollout_seat", "states_trace"]
+           "layout_alternatives", "lift_game", "load_grid", "parse_grid", "read_traces", "recorded_terrain",
+           "roles_for", "rollout_seat", "states_trace"]
 
 #: ZSC-Eval's rollout file names, ``traj_<rank>_<n>.pkl``, with or without a ``<run>__`` prefix.
 _RANK = re.compile(r"(?:^|_)traj_(\d+)_\d+\.pkl$")

@@ -263,21 +263,18 @@ def _search(domain: Domain, problem: Problem, reachable: Reachable, deadline: fl
 def _calls(domain: Domain, problem: Problem, agents: tuple[str, ...], alone: Mapping[str, Problem],
            possible: set[str], team_possible: bool, answers: Mapping[str | None, PlanResult], planner: str,
            plans: int | None) -> dict[str | None, Call]:
-    """The planner calls still to make: the joint problem when ``plans`` are asked for (or the verdict
-    needs it and the fast path left it open), each agent whose answer is missing or open (unknown, but
-    not for the time limit). No agent's call once some agent is a witness."""
+    """The planner calls still to make (the planner path: all of them): each agent whose goal is
+    relaxed-reachable and whose answer is missing or open (unknown, not for the time limit), unless
+    some agent is a witness; the joint problem when ``plans`` are asked for, or when it is open and the
+    verdict may hang on it."""
     def open_(key: str | None) -> bool:
-        answer = answers.get(key)
-        return answer is None or (answer.status == UNKNOWN and answer.limit is None
-                                  and answer.detail not in (NO_JOINT_PLAN, *(NOT_NEEDED.format(a) for a in agents)))
+        return key not in answers or (answers[key].status == UNKNOWN and answers[key].limit is None)
 
-    witness = any(answer.status == SOLVED for key, answer in answers.items() if key is not None)
-    calls: dict[str | None, Call] = {}
-    if team_possible and (plans is not None or (not witness and open_(None) and (
-            None in answers or any(open_(a) for a in possible)))):
-        calls[None] = Call(domain, problem, agents, planner, plans or 1)
-    if not witness:
-        calls.update((a, Call(domain, alone[a], (a,), planner)) for a in sorted(possible) if open_(a))
+    if any(answers[a].status == SOLVED for a in possible if a in answers):
+        return {None: Call(domain, problem, agents, planner, plans)} if plans is not None and team_possible else {}
+    calls = {a: Call(domain, alone[a], (a,), planner) for a in sorted(possible) if open_(a)}
+    if team_possible and (plans is not None or (open_(None) and (None in answers or calls))):
+        calls = {None: Call(domain, problem, agents, planner, plans or 1), **calls}
     return calls
 
 
@@ -313,7 +310,8 @@ def unfinished(domain: Domain, problem: Problem, phase: str, seconds: float, pla
 
 
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
-    """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
+    """The joint plans analysed like recorded games: executing a plan validates it step by step; the goal is
+    checked here."""
     from .report import analyze_run
 
     reports = tuple(analyze_run(domain, execute(plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}")))
