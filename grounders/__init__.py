@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import GAMES, START, Grounder, Kind, Option, check_actions
+from .base import GAMES, START, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "Grounder", "Kind", "Option", "all_options", "grounder_for", "kind_of", "read_input",
-           "register", "registered"]
+__all__ = ["GAMES", "START", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options", "commands",
+           "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered"]
 
 ENTRY_POINTS = "strips_int.grounders"
 _added: dict[str, Grounder] = {}
@@ -113,6 +113,25 @@ def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
         kind = grounder.recognizes(path)
         if kind:
             return grounder, kind
+    return None
+
+
+def commands() -> dict[str, tuple[str, str]]:
+    """The grounders' own command lines: subcommand -> (module whose ``main`` runs it, one-line help)."""
+    found: dict[str, tuple[str, str]] = {}
+    for grounder in registered().values():
+        found.update(getattr(grounder, "commands", {}))
+    return found
+
+
+def drawing_for(domain: str, problem: Problem) -> Drawing | None:
+    """How a grounder of ``domain`` (a domain's name) draws a state of ``problem``, or None."""
+    for grounder in registered().values():
+        draw = getattr(grounder, "drawing", None)
+        if grounder.domain == domain and draw is not None:
+            found = draw(problem)
+            if found is not None:
+                return found
     return None
 
 

@@ -21,7 +21,7 @@ from strips_int.errors import StripsIntError
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import GAMES, Kind, Option, check_actions
+from ..base import GAMES, BaseGrounder, Drawing, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
                       load_grid, parse_grid)
@@ -184,7 +184,7 @@ def states_trace(
     return game_trace(game, domain, terrain)
 
 
-class _Overcooked:
+class _Overcooked(BaseGrounder):
     """The Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
     name = "overcooked"
@@ -233,6 +233,12 @@ class _Overcooked:
                       **_: Any) -> Problem | None:
         """Players at the start tiles of layout ``name`` (or of ``grid``), to deliver ``soups`` soups."""
         return layout_problem(load_grid(grid) if grid else get_layout(name), domain, 1 if soups is None else soups)
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        """The problem's kitchen (:mod:`.draw`), when it has a tile grid."""
+        from .draw import kitchen_drawing
+
+        return kitchen_drawing(problem)
 
 
 GROUNDER = _Overcooked()

@@ -86,7 +86,7 @@ def _vacant(layout: Layout) -> tuple[tuple[Pos, Fact], ...]:
 
 @dataclass
 class _Checked:
-    """What the lifter works out once per domain (kept in its ``memo``): whether nothing but moves changes
+    """What the lifter works out once per domain (kept in its ``cache``): whether nothing but moves changes
     where the players are, and the objects (name, type; lower case) and facts :func:`make_problem` passed.
     Names tell types (:func:`layout_grounder`), so what passed in one game passes in every game."""
 
@@ -99,12 +99,9 @@ _POSITIONAL = frozenset({"at", "occupied", "adjacent"})
 
 
 def _checked(domain: Domain) -> _Checked:
-    checked = domain.memo.get(__name__)
-    if checked is None:
-        checked = domain.memo[__name__] = _Checked(all(
-            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
-            for pred, _ in (*schema.add, *schema.delete)))
-    return checked
+    return domain.cache.value(__name__, lambda: _Checked(all(
+        pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
+        for pred, _ in (*schema.add, *schema.delete))))
 
 
 def _problem(domain: Domain, name: str, objects: dict[str, str], init: set[Fact], goal: list[Fact],

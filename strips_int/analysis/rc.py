@@ -196,7 +196,8 @@ def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Repor
     """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
     from .report import analyze_run
 
-    reports = tuple(analyze_run(domain, execute(plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}")))
+    reports = tuple(analyze_run(domain, execute(plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}"),
+                                                   domain.cache))
                     for i, plan in enumerate(joint.plans))
     for report in reports:
         if report.achieved != problem.goal:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
@@ -18,13 +18,14 @@ from .interdependence import (
     IRRELEVANT,
     LOOPING,
     Finding,
+    Interdependence,
+    Verdict,
     classify,
     fact_object,
     find_interdependences,
-    findings,
 )
 from .reachability import relaxed_reachable
-from .required import interdependence_needs
+from .required import Need, interdependence_needs
 from .triggers import AgentTasks, agent_tasks
 from .views import analysis_lens, step_views
 
@@ -109,6 +110,17 @@ class Report:
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
         }
+
+
+def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
+             needs: Sequence[Need]) -> tuple[Finding, ...]:
+    """Each interdependence joined with its verdict and need (the one place they are paired);
+    ``why`` gives the category's reason, then the need's."""
+    return tuple(
+        Finding(steps[i.giver], steps[i.receiver], i.facts, i.objects, v.goal_reaching, v.giver_loop,
+                v.receiver_loop, v.category, n.required, f"{v.why}; {n.why}")
+        for i, v, n in zip(inters, verdicts, needs, strict=True)
+    )
 
 
 def analyze_run(domain: Domain, run: Run) -> Report:

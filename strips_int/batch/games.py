@@ -148,7 +148,7 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
             continue
         source = result.source if isinstance(result, Trace) else str(path)  # a buggy grounder may yield anything
         try:
-            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result)))
+            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
         except StripsIntError as exc:
             yield exc
 
@@ -174,7 +174,7 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
     if isinstance(game, Run):
         return analyze_run(domain, game)
     if isinstance(game, Trace):
-        return analyze_run(domain, execute(game))
+        return analyze_run(domain, execute(game, domain.cache))
     if problem is not None and not isinstance(problem, Problem):
         problem = load_problem(domain, problem)
     results = list(itertools.islice(analyze_file(domain, Path(game), problem, **options), 2))

@@ -14,7 +14,6 @@ Exit status 0, or 2 with one ``error:`` line for bad input of any kind.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -23,7 +22,7 @@ from strips_int.batch.games import analyze_file, analyze_games
 from strips_int.errors import StripsIntError, guarded
 from strips_int.model.domain import as_domain
 
-from .contract import Parser, add_domain_argument, add_grounder_options, command, grounder_options
+from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
@@ -93,7 +92,6 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
                              lambda: plot_influence(report, args.object, args.since, whole=args.all))
         print(guarded(str(args.out), "saving", lambda: save(figure, args.out)))
     except StripsIntError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     return 0
 

@@ -18,6 +18,7 @@ from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
+from .cache import Cache
 from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
 from .task import Fact, GroundAction
 
@@ -28,7 +29,7 @@ Template = tuple[str, tuple[Term, ...]]
 
 PRAGMA_KEYS = ("navigation-actions", "position-predicates", "ignore-predicates")
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
-#: The key of :meth:`Domain.ground`'s table in :attr:`Domain.memo`.
+#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
 _GROUNDED = "ground"
 
 @dataclass(frozen=True)
@@ -86,15 +87,13 @@ class Domain:
     position_predicates: frozenset[str]
     ignore_predicates: frozenset[str]
     type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
-    #: What analyses work out once per domain (keyed by their module), kept with it.
-    memo: dict = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
+    #: What is worked out once for this domain and kept (:mod:`strips_int.model.cache`): one owner, one clear().
+    cache: Cache = dataclasses.field(default_factory=Cache, init=False, compare=False, repr=False)
 
     def ground(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
         """``schema.ground(args)`` made once per domain: lifting, reachability and the reasons of
         required help then share ground actions, and what is kept in their memos."""
-        grounded = self.memo.get(_GROUNDED)
-        if grounded is None:
-            grounded = self.memo[_GROUNDED] = {}
+        grounded = self.cache.table(_GROUNDED)
         key = (schema.name, args)
         action = grounded.get(key)
         if action is None:
