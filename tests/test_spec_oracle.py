@@ -37,6 +37,11 @@ RECORDED_GAMES = v3(11, "a recorded game's problem and rules")
 
 
 @pytest.fixture(scope="module")
+def overcooked():
+    return load_domain("overcooked")
+
+
+@pytest.fixture(scope="module")
 def workshop():
     return load_domain(DATA / "workshop.pddl")
 
@@ -190,10 +195,36 @@ def test_package_agrees_with_the_oracle_on_random_walks_in_the_workshop(workshop
     assert walks(workshop, [load_problem(workshop, DATA / "workshop-p01.pddl")], seeds=12, steps=50) == []
 
 
-def test_package_agrees_with_the_oracle_on_random_walks_in_an_overcooked_kitchen():
-    overcooked = load_domain("overcooked")
+def test_package_agrees_with_the_oracle_on_random_walks_in_an_overcooked_kitchen(overcooked):
     problems = [load_problem(overcooked, DATA / f"kitchen-{rules}.pddl") for rules in ("old", "new")]
     assert walks(overcooked, problems, seeds=6, steps=150) == []
+
+
+def corner_counter(overcooked):
+    """p0 starts on x, the only cell next to counter k, puts an onion there, steps aside to z; p1 steps
+    in from y and takes it (the corner counters of the user study's counter_circuit)."""
+    objects = {"p0": "agent", "p1": "agent", "x": "cell", "y": "cell", "z": "cell", "k": "counter",
+               "od": "onion-dispenser", "on1": "onion", "on2": "onion"}
+    init = ["(at p0 x)", "(at p1 y)", "(occupied x)", "(occupied y)", "(hand-empty p0)", "(hand-empty p1)",
+            "(adjacent x y)", "(adjacent y x)", "(adjacent x z)", "(adjacent z x)", "(next-to x k)", "(next-to x od)",
+            "(next-to y od)", "(empty k)", "(fresh on1)", "(fresh on2)"]
+    steps = ["(take-onion p0 on1 od x)", "(put p0 on1 k x)", "(move p0 x z)", "(move p1 y x)", "(take p1 on1 k x)"]
+    data = {"format": "strips-int-trace/1", "domain": "overcooked", "steps": [{"action": a} for a in steps],
+            "problem": {"objects": objects, "init": init, "goal": ["(holding p1 on1)"]}}
+    return trace_from_dict(data, overcooked, "corner counter")
+
+
+def test_oracle_reads_a_body_that_stays_in_the_way_as_required_help(overcooked):
+    # Section 10's projection keeps the other agents where they are, and (section 6) relaxed
+    # reachability keeps the negative precondition (not (occupied x)): p1 alone can never stand on x,
+    # so it could not have put anything on k. Required.
+    [inter] = oracle(overcooked, corner_counter(overcooked)).interdependences.values()
+    assert ((inter.giver, inter.receiver), inter.category, inter.required) == ((1, 4), "constructive", True)
+
+
+@NEGATIVE_PRECONDITIONS
+def test_package_agrees_with_the_oracle_on_a_body_that_stays_in_the_way(overcooked):
+    assert agreement(overcooked, corner_counter(overcooked)) == []
 
 
 # ---------------------------------------------------------------- published PDDL (section 1)
@@ -232,11 +263,6 @@ def user_study_sample() -> list:
     games = sorted(str(p.relative_to(USER_STUDY)) for p in USER_STUDY.glob("*/*.json"))
     return [pytest.param(g, marks=NEGATIVE_PRECONDITIONS) if g in BLOCKED else g
             for g in games[::25] + sorted(BLOCKED)[:1]]
-
-
-@pytest.fixture(scope="module")
-def overcooked():
-    return load_domain("overcooked")
 
 
 @needs_data
@@ -283,4 +309,5 @@ def test_package_agrees_with_the_oracle_on_zsceval_rollouts(overcooked, game, se
 def test_package_agrees_with_the_oracle_on_overcooked_ai_human_games(overcooked, year):
     games = list(read_input(SHARED_DATA / "overcooked-ai" / f"{year}_hh_trials_sample.csv", overcooked))
     assert [g for g in games if isinstance(g, StripsIntError)] == []
-    assert [diff for game in games for diff in agreement(overcooked, game)] == []
+    # The 2019 trials are 1,100-1,200 steps long: one of them keeps the suite fast.
+    assert [diff for game in games[:1 if year == 2019 else None] for diff in agreement(overcooked, game)] == []
