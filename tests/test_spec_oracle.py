@@ -10,6 +10,8 @@ once v3 lands. ``benchmarks/spec_check.py`` runs the comparison over whole folde
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from helpers import EXAMPLES, SHARED_DATA
 from spec_oracle import compare, oracle, random_walk, recorded_game_problems, with_spares
 
 from strips_int import StripsIntError, load_domain, load_problem
+from strips_int.domain import parse_domain, problem_from_dict
 from strips_int.grounders import read_input
 from strips_int.trace import trace_from_dict
 
@@ -227,6 +230,57 @@ def test_package_agrees_with_the_oracle_on_a_body_that_stays_in_the_way(overcook
     assert agreement(overcooked, corner_counter(overcooked)) == []
 
 
+def random_domain(seed: int):
+    """A random STRIPS domain with typing and negative preconditions, sometimes pragmas, and a random
+    problem of three agents and two objects of each other type."""
+    rng = random.Random(seed)
+    kinds = ("agent", "t1", "t2")
+    predicates = {f"p{i}": [rng.choice(kinds) for _ in range(rng.choice((0, 1, 1, 2, 2)))] for i in range(rng.randint(4, 7))}
+
+    def atoms(params: list[str], n: int) -> list[str]:
+        found = []
+        for _ in range(3 * n):
+            name = rng.choice(list(predicates))
+            slots = [[i for i, t in enumerate(params) if t == kind] for kind in predicates[name]]
+            atom = f"({' '.join([name] + [f'?v{rng.choice(slot)}' for slot in slots])})" if all(slots) else None
+            if atom and atom not in found and len(found) < n:
+                found.append(atom)
+        return found
+
+    actions = []
+    for j in range(rng.randint(4, 7)):
+        params = (["agent"] if rng.random() < 0.75 else []) + [rng.choice(kinds) for _ in range(rng.randint(0, 2))]
+        pre, add = atoms(params, rng.randint(0, 2)), atoms(params, rng.randint(1, 2))
+        neg = [a for a in atoms(params, rng.choice((0, 0, 1))) if a not in pre]
+        delete = [a for a in pre + atoms(params, rng.choice((0, 1))) if a not in add and rng.random() < 0.6]
+        actions.append(f"(:action a{j} :parameters ({' '.join(f'?v{i} - {t}' for i, t in enumerate(params))}) "
+                       f":precondition (and {' '.join(pre + [f'(not {a})' for a in neg])}) "
+                       f":effect (and {' '.join(add + [f'(not {a})' for a in delete])}))")
+    pragmas = "".join(f"; @strips-int {key}: {value}\n" for key, value, chance in (
+        ("ignore-predicates", rng.choice(list(predicates)), 0.6), ("position-predicates", rng.choice(list(predicates)), 0.5),
+        ("navigation-actions", "a0", 0.3)) if rng.random() < chance)
+    text = (f"{pragmas}(define (domain random{seed}) (:requirements :strips :typing :negative-preconditions)"
+            f" (:types agent t1 t2 - object) (:predicates "
+            + " ".join(f"({' '.join([p] + [f'?z{i} - {t}' for i, t in enumerate(ts)])})" for p, ts in predicates.items())
+            + ") " + " ".join(actions) + ")")
+    domain = parse_domain(text, f"random domain {seed}")
+    objects = {**{f"ag{i}": "agent" for i in range(3)}, "x1": "t1", "x2": "t1", "y1": "t2", "y2": "t2"}
+    of_type = {kind: [o for o, t in objects.items() if t == kind] for kind in kinds}
+    init = [f"({' '.join((p, *args))})" for p, ts in predicates.items()
+            for args in itertools.product(*(of_type[t] for t in ts)) if rng.random() < 0.3]
+    return domain, problem_from_dict(domain, {"objects": objects, "init": init, "goal": []}, f"random problem {seed}")
+
+
+@NAVIGATION_ON_STEP
+@NEGATIVE_PRECONDITIONS
+def test_package_agrees_with_the_oracle_on_random_walks_in_random_domains():
+    found = []
+    for seed in range(40):
+        domain, problem = random_domain(seed)
+        found += walks(domain, [problem], seeds=2, steps=30)
+    assert found == []
+
+
 # ---------------------------------------------------------------- published PDDL (section 1)
 
 @PUBLISHED_PDDL
@@ -245,6 +299,31 @@ def test_package_agrees_with_the_oracle_on_a_plan_in_published_pddl(domain_file,
         (2, 3): ("constructive", True), (6, 8): ("constructive", True)}
     assert {agent: (t.subtasks, t.triggers, t.accepted) for agent, t in found.tasks.items()} == {
         "truck1": ((0, 2), (2,), (2,)), "plane1": ((3, 4, 6, 7), (6, 7), (6,)), "truck2": ((8, 10), (), ())}
+    assert agreement(domain, trace) == []
+
+
+EITHER = """(define (domain poking)
+  (:requirements :strips :typing)
+  (:types agent thing - object)
+  (:predicates (poked ?t - thing) (touched ?x - (either agent thing)) (done ?t - thing))
+  (:action poke :parameters (?x - (either agent thing) ?a - agent ?t - thing)
+    :precondition (and) :effect (and (poked ?t) (touched ?x)))
+  (:action use :parameters (?a - agent ?t - thing) :precondition (poked ?t) :effect (done ?t)))
+"""
+
+
+@PUBLISHED_PDDL
+def test_package_agrees_with_the_oracle_on_an_either_parameter_that_is_not_all_agents(tmp_path):
+    # (either agent thing) is no agent type (section 1): poke's actor is ?a, so a's poke gives b's use
+    # its (poked t1). Read as an actor, ?x would make the thing t1 act (the package raised KeyError 't1').
+    (tmp_path / "poking.pddl").write_text(EITHER)
+    domain = load_domain(tmp_path / "poking.pddl")
+    data = {"format": "strips-int-trace/1", "steps": [{"action": "(poke t1 a t1)"}, {"action": "(use b t1)"}],
+            "problem": {"objects": {"a": "agent", "b": "agent", "t1": "thing"}, "init": [], "goal": ["(done t1)"]}}
+    trace = trace_from_dict(data, domain, "poking")
+    found = oracle(domain, trace)
+    assert found.actors == ("a", "b")
+    assert {pair: i.category for pair, i in found.interdependences.items()} == {(0, 1): "constructive"}
     assert agreement(domain, trace) == []
 
 
