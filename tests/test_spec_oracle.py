@@ -327,6 +327,33 @@ def test_package_agrees_with_the_oracle_on_an_either_parameter_that_is_not_all_a
     assert agreement(domain, trace) == []
 
 
+RELAY = """(define (domain relay)
+  (:requirements :strips :typing)
+  (:types agent thing - object)
+  (:predicates (sent ?t - thing) (relayed ?t - thing) (echoed ?t - thing) (signed ?t - thing) (done ?t - thing))
+  (:action send :parameters (?a - agent ?t - thing) :precondition (and) :effect (and (sent ?t) (signed ?t)))
+  (:action relay :parameters (?t - thing) :precondition (sent ?t) :effect (relayed ?t))
+  (:action echo :parameters (?t - thing) :precondition (relayed ?t) :effect (echoed ?t))
+  (:action use :parameters (?a - agent ?t - thing) :precondition (and (signed ?t) (relayed ?t) (echoed ?t))
+    :effect (done ?t)))
+"""
+
+
+def test_package_agrees_with_the_oracle_when_several_chains_join_one_pair(tmp_path):
+    # a's send reaches b's use directly (signed), through relay (relayed) and through relay and echo
+    # (echoed): one pair, whose linking facts are the last links of all three chains (section 4).
+    (tmp_path / "relay.pddl").write_text(RELAY)
+    domain = load_domain(tmp_path / "relay.pddl")
+    steps = ["(send a t1)", "(relay t1)", "(echo t1)", "(use b t1)"]
+    data = {"format": "strips-int-trace/1", "steps": [{"action": a} for a in steps],
+            "problem": {"objects": {"a": "agent", "b": "agent", "t1": "thing"}, "init": [], "goal": ["(done t1)"]}}
+    trace = trace_from_dict(data, domain, "relay")
+    [(pair, inter)] = oracle(domain, trace).interdependences.items()
+    assert (pair, inter.category) == ((0, 3), "constructive")
+    assert inter.facts == {("signed", "t1"), ("relayed", "t1"), ("echoed", "t1")}
+    assert agreement(domain, trace) == []
+
+
 # ---------------------------------------------------------------- real games (../shared/data)
 
 #: User-study games on which the package's required help differs: the partner's body, in its
