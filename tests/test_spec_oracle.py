@@ -49,6 +49,13 @@ def workshop():
     return load_domain(DATA / "workshop.pddl")
 
 
+def inline_trace(domain, source: str, objects: dict, init: list[str], goal: list[str], steps: list[str]):
+    """A trace of ``steps`` from an inline problem."""
+    data = {"format": "strips-int-trace/1", "steps": [{"action": a} for a in steps],
+            "problem": {"objects": objects, "init": init, "goal": goal}}
+    return trace_from_dict(data, domain, source)
+
+
 def agreement(domain, trace) -> list[str]:
     """The package's differences from the oracle on ``trace``, as text (empty: they agree)."""
     return [f"{trace.source}: {diff}" for diff in compare(domain, trace)]
@@ -138,9 +145,7 @@ SCENARIOS = {
 
 def scenario(domain, name: str):
     init, goal, steps, _, _ = SCENARIOS[name]
-    data = {"format": "strips-int-trace/1", "domain": "workshop",
-            "problem": {"objects": OBJECTS, "init": LAYOUT + init, "goal": goal}, "steps": [{"action": s} for s in steps]}
-    return trace_from_dict(data, domain, f"workshop {name}")
+    return inline_trace(domain, f"workshop {name}", OBJECTS, LAYOUT + init, goal, steps)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -212,9 +217,7 @@ def corner_counter(overcooked):
             "(adjacent x y)", "(adjacent y x)", "(adjacent x z)", "(adjacent z x)", "(next-to x k)", "(next-to x od)",
             "(next-to y od)", "(empty k)", "(fresh on1)", "(fresh on2)"]
     steps = ["(take-onion p0 on1 od x)", "(put p0 on1 k x)", "(move p0 x z)", "(move p1 y x)", "(take p1 on1 k x)"]
-    data = {"format": "strips-int-trace/1", "domain": "overcooked", "steps": [{"action": a} for a in steps],
-            "problem": {"objects": objects, "init": init, "goal": ["(holding p1 on1)"]}}
-    return trace_from_dict(data, overcooked, "corner counter")
+    return inline_trace(overcooked, "corner counter", objects, init, ["(holding p1 on1)"], steps)
 
 
 def test_oracle_reads_a_body_that_stays_in_the_way_as_required_help(overcooked):
@@ -318,9 +321,8 @@ def test_package_agrees_with_the_oracle_on_an_either_parameter_that_is_not_all_a
     # its (poked t1). Read as an actor, ?x would make the thing t1 act (the package raised KeyError 't1').
     (tmp_path / "poking.pddl").write_text(EITHER)
     domain = load_domain(tmp_path / "poking.pddl")
-    data = {"format": "strips-int-trace/1", "steps": [{"action": "(poke t1 a t1)"}, {"action": "(use b t1)"}],
-            "problem": {"objects": {"a": "agent", "b": "agent", "t1": "thing"}, "init": [], "goal": ["(done t1)"]}}
-    trace = trace_from_dict(data, domain, "poking")
+    trace = inline_trace(domain, "poking", {"a": "agent", "b": "agent", "t1": "thing"}, [], ["(done t1)"],
+                         ["(poke t1 a t1)", "(use b t1)"])
     found = oracle(domain, trace)
     assert found.actors == ("a", "b")
     assert {pair: i.category for pair, i in found.interdependences.items()} == {(0, 1): "constructive"}
@@ -344,10 +346,8 @@ def test_package_agrees_with_the_oracle_when_several_chains_join_one_pair(tmp_pa
     # (echoed): one pair, whose linking facts are the last links of all three chains (section 4).
     (tmp_path / "relay.pddl").write_text(RELAY)
     domain = load_domain(tmp_path / "relay.pddl")
-    steps = ["(send a t1)", "(relay t1)", "(echo t1)", "(use b t1)"]
-    data = {"format": "strips-int-trace/1", "steps": [{"action": a} for a in steps],
-            "problem": {"objects": {"a": "agent", "b": "agent", "t1": "thing"}, "init": [], "goal": ["(done t1)"]}}
-    trace = trace_from_dict(data, domain, "relay")
+    trace = inline_trace(domain, "relay", {"a": "agent", "b": "agent", "t1": "thing"}, [], ["(done t1)"],
+                         ["(send a t1)", "(relay t1)", "(echo t1)", "(use b t1)"])
     [(pair, inter)] = oracle(domain, trace).interdependences.items()
     assert (pair, inter.category) == ((0, 3), "constructive")
     assert inter.facts == {("signed", "t1"), ("relayed", "t1"), ("echoed", "t1")}
