@@ -20,9 +20,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
-from strips_int.domain import Domain, Schema
-from strips_int.task import Fact, GroundAction, Problem, format_fact
-from strips_int.trace import Step, Trace
+from strips_int.model.domain import Domain, Schema
+from strips_int.model.task import Fact, GroundAction, Problem, format_fact
+from strips_int.model.trace import Step, Trace
 
 INIT = "init"
 

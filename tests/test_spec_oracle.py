@@ -19,9 +19,10 @@ from helpers import EXAMPLES, SHARED_DATA
 from spec_oracle import compare, oracle, random_walk, recorded_game_problems, with_spares
 
 from strips_int import StripsIntError, load_domain, load_problem
-from strips_int.domain import parse_domain, problem_from_dict
+from strips_int.model.domain import parse_domain
+from strips_int.model.problem import problem_from_dict
 from strips_int.grounders import read_input
-from strips_int.trace import trace_from_dict
+from strips_int.model.trace import trace_from_dict
 
 DATA = Path(__file__).resolve().parent / "data"
 USER_STUDY = SHARED_DATA / "user-study"
