@@ -1,10 +1,13 @@
-"""overcooked-ai's new-rules recipes: which soups are ordered and what a delivery earns.
+"""overcooked-ai's new-rules recipes: which soups are ordered, what a delivery earns, how long each cooks.
 
-Mirrors ``overcooked_ai_py.mdp.overcooked_mdp`` (``Recipe.value`` and
-``OvercookedGridworld.get_recipe_value``): a soup of no order earns 0; an
-ordered one its value (``delivery_reward``, else ``recipe_values`` by order,
-else ``onion_value`` and ``tomato_value`` per ingredient, else 20), times
-``order_bonus`` (default 2) when it is a bonus order.
+Mirrors ``overcooked_ai_py.mdp.overcooked_mdp`` (``Recipe.value``, ``Recipe.time``
+and ``OvercookedGridworld.get_recipe_value``; ZSC-Eval's multi-recipe layouts
+use the same keys): a soup of no order earns 0; an ordered one its value
+(``delivery_reward``, else ``recipe_values`` by order, else ``onion_value`` and
+``tomato_value`` per ingredient, else 20), times ``order_bonus`` (default 2)
+when it is a bonus order. A soup cooks ``cook_time`` steps, else its
+``recipe_times`` entry, else ``onion_time`` and ``tomato_time`` per ingredient,
+else 20.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ Recipe = tuple[str, ...]
 INGREDIENTS = ("onion", "tomato")
 MAX_INGREDIENTS = 3
 DEFAULT_VALUE = 20.0
+DEFAULT_COOK_TIME = 20
 DEFAULT_ORDER_BONUS = 2.0
 
 
@@ -73,6 +77,35 @@ class Values:
         return self.value(soup) * (self.order_bonus if soup in bonus else 1.0)
 
 
+@dataclass(frozen=True)
+class Times:
+    """A layout's cooking times (overcooked-ai's ``Recipe.configure`` keys); None: not configured."""
+
+    cook_time: int | None = None
+    recipe_times: tuple[tuple[Recipe, int], ...] = ()
+    onion_time: int | None = None
+    tomato_time: int | None = None
+
+    def time(self, soup: Recipe) -> int:
+        """``Recipe.time``: the steps a soup of ``soup`` cooks before it is ready."""
+        if self.cook_time:
+            return self.cook_time
+        mapping = dict(self.recipe_times)
+        if soup in mapping:
+            return mapping[soup]
+        if self.onion_time and self.tomato_time:
+            return self.onion_time * soup.count("onion") + self.tomato_time * soup.count("tomato")
+        return DEFAULT_COOK_TIME
+
+
+def layout_times(data: Mapping[str, Any]) -> Times:
+    """The cooking times of an overcooked-ai layout dict (``.layout`` file)."""
+    orders = [recipe(o) for o in data.get("start_all_orders") or ()]
+    return Times(cook_time=_whole(data.get("cook_time")),
+                 recipe_times=tuple(zip(orders, (int(t) for t in data.get("recipe_times") or ()))),
+                 onion_time=_whole(data.get("onion_time")), tomato_time=_whole(data.get("tomato_time")))
+
+
 def layout_values(data: Mapping[str, Any]) -> Values:
     """The value configuration of an overcooked-ai layout dict (``.layout`` file or ``mdp_params``)."""
     orders = [recipe(o) for o in data.get("start_all_orders") or ()]
@@ -95,3 +128,7 @@ def layout_orders(data: Mapping[str, Any]) -> tuple[tuple[Recipe, ...], tuple[Re
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _whole(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
