@@ -500,6 +500,9 @@ class _Lifter:
                 if not self.old_rules:
                     raise self.fail(f"step {i}", f"the pot at {pos} started cooking with no player starting it: "
                                     "under the new rules a player starts a pot by interacting with it")
+                if tracker.size[soup] != 3:
+                    raise self.fail(f"step {i}", f"the pot at {pos} started cooking with {tracker.size[soup]} "
+                                    "ingredient(s): under the old rules a pot starts by itself at three")
                 steps.append(("auto-cook", soup, self.stations[pos]))
                 tracker.status[soup], tracker.started[soup] = "cooking", i
             elif soup in tracker.due:
