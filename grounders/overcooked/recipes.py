@@ -61,14 +61,8 @@ class Values:
 
     def value(self, soup: Recipe) -> float:
         """``Recipe.value``: the base value of a soup."""
-        if self.delivery_reward:
-            return self.delivery_reward
-        mapping = dict(self.recipe_values)
-        if soup in mapping:
-            return mapping[soup]
-        if self.onion_value and self.tomato_value:
-            return self.onion_value * soup.count("onion") + self.tomato_value * soup.count("tomato")
-        return DEFAULT_VALUE
+        return _per_recipe(soup, self.delivery_reward, self.recipe_values, self.onion_value, self.tomato_value,
+                           DEFAULT_VALUE)
 
     def reward(self, soup: Recipe, orders: tuple[Recipe, ...], bonus: tuple[Recipe, ...]) -> float:
         """``get_recipe_value``: 0 for no order, the value, or the value times the bonus for a bonus order."""
@@ -88,14 +82,22 @@ class Times:
 
     def time(self, soup: Recipe) -> int:
         """``Recipe.time``: the steps a soup of ``soup`` cooks before it is ready."""
-        if self.cook_time:
-            return self.cook_time
-        mapping = dict(self.recipe_times)
-        if soup in mapping:
-            return mapping[soup]
-        if self.onion_time and self.tomato_time:
-            return self.onion_time * soup.count("onion") + self.tomato_time * soup.count("tomato")
-        return DEFAULT_COOK_TIME
+        return _per_recipe(soup, self.cook_time, self.recipe_times, self.onion_time, self.tomato_time,
+                           DEFAULT_COOK_TIME)
+
+
+def _per_recipe(soup: Recipe, every: Any, by_recipe: tuple[tuple[Recipe, Any], ...], onion: Any, tomato: Any,
+                default: Any) -> Any:
+    """How overcooked-ai's ``Recipe.value`` and ``Recipe.time`` pick a soup's figure: one for every soup, else
+    the soup's own entry, else one per onion and per tomato (both configured), else the default."""
+    if every:
+        return every
+    mapping = dict(by_recipe)
+    if soup in mapping:
+        return mapping[soup]
+    if onion and tomato:
+        return onion * soup.count("onion") + tomato * soup.count("tomato")
+    return default
 
 
 def layout_times(data: Mapping[str, Any]) -> Times:
