@@ -194,3 +194,5 @@ def test_rollout_seats_from_the_ranks_beside_or_per_partner_population(tmp_path,
     traces = [next(read_traces(run / f"traj_{rank}_1.pkl", overcooked, ego_seat="auto")) for rank in range(4)]
     assert [t.meta["roles"]["player0"] for t in traces] == ["ego", "ego", "partner", "partner"]
     assert all(t.meta["rules"] == "old" and t.meta["soup_reward"] == 20 for t in traces if t.problem.goal)
+    assert all(t.meta["unchecked"].startswith("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards")
+               for t in traces)

@@ -533,7 +533,12 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
         known = set(known_layouts())
         layout = next((part for part in reversed(path.parts[:-1]) if part in known), None)
     return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * sum(deliveries),
-                rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
+                rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride, "unchecked": _ROLLOUT_REWARD})
+
+
+#: What a ZSC-Eval rollout cannot show (SPEC section 11: said, never silently trusted).
+_ROLLOUT_REWARD = ("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards, so 20 per delivered soup "
+                   "(ZSC-Eval's delivery reward) is assumed")
 
 
 def _deliveries(events: Any, source: str, step: int) -> int:

@@ -899,7 +899,7 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
                  "rules": "old" if old else "new", **game.meta, **(meta or {})}
     if lifter.soup_reward is not None:
         full_meta["soup_reward"] = lifter.soup_reward
-    unchecked = _unchecked(game, layout, old)
+    unchecked = "; ".join(note for note in (game.meta.get("unchecked"), _unchecked(game, layout, old)) if note)
     if unchecked:
         full_meta["unchecked"] = unchecked
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
