@@ -1,8 +1,8 @@
 """An independent reading of SPEC v3 (sections 2-6 and 10), used as a test oracle.
 
 Written from ``../shared/SPEC.md`` alone, without reading the package's analysis modules: it takes
-only the input side (a :class:`~strips_int.trace.Trace` of ground actions and the
-:class:`~strips_int.domain.Domain` with its pragmas) and recomputes every number of a report the
+only the input side (a :class:`~strips_int.model.trace.Trace` of ground actions and the
+:class:`~strips_int.model.domain.Domain` with its pragmas) and recomputes every number of a report the
 plainest way: whole states kept per step, links found by scanning back, ground actions enumerated by
 brute force over typed objects. Slow is fine here; each rule is one short function that can be read
 against its SPEC sentence. Where the SPEC leaves a choice, the comment says which reading this takes,

@@ -59,9 +59,11 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
 def rollout_seat(source: str, rule: str = "auto") -> int:
     """The ego agent's seat in a ZSC-Eval rollout: of N parallel games, rank < N/2 has it in seat 0.
 
-    ``rule`` is ``auto:N`` for a known N, or ``auto`` to take N from the ranks
-    present beside the file; that needs them complete (0 to N-1, N even): a
-    sample of a run cannot tell N, and the seat is then an error, never a guess.
+    ``rule`` is ``auto`` to take N from the ranks present beside the file, as ZSC-Eval's output folder
+    ``trajs/<layout>/`` holds them (0 to N-1, N even; a sample of a run cannot tell N, and the seat is
+    then an error saying what to give, never a guess); ``auto:N`` for a known N; or
+    ``auto:PARTNER=N,...,N`` for N by the partner population of the file's folder
+    ``<partner>-<agent>`` (:func:`dataset_keys`), the last N for any other, e.g. ``auto:h-proxy=40,10``.
     """
     path = Path(source)
     match = _RANK.search(path.name)
@@ -69,20 +71,38 @@ def rollout_seat(source: str, rule: str = "auto") -> int:
         raise StripsIntError(source, "ego seat auto", "file name has no traj_<rank>_<n>.pkl")
     rank = int(match.group(1))
     if rule.startswith("auto:"):
-        try:
-            parallel = int(rule.removeprefix("auto:"))
-        except ValueError:
-            raise StripsIntError(source, "ego seat", f"{rule!r}: expected auto:N with N parallel games") from None
+        parallel = _parallel(source, rule.removeprefix("auto:"))
     else:
         ranks = sorted({int(m.group(1)) for f in path.parent.glob("*.pkl") if (m := _RANK.search(f.name))})
         parallel = len(ranks)
         if ranks != list(range(parallel)) or parallel % 2:
             shown = ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
             raise StripsIntError(source, "ego seat auto", f"ranks {shown} present beside it: not a whole run of "
-                                 "parallel games, so their number (N) is unknown; give auto:N or the seat")
+                                 "parallel games, so their number N is unknown; give --ego-seat auto:N (N: the run's "
+                                 "n_eval_rollout_threads), or N by partner population, e.g. auto:h-proxy=40,10")
     if not 0 <= rank < parallel:
         raise StripsIntError(source, "ego seat", f"rank {rank} is not among {parallel} parallel games")
     return 0 if rank < parallel // 2 else 1
+
+
+def _parallel(source: str, spec: str) -> int:
+    """N of ``auto:N`` or ``auto:PARTNER=N,...,N`` (see :func:`rollout_seat`) for the game in ``source``."""
+    partner = dataset_keys(source).get("partner")
+    chosen: str | None = None
+    for part in spec.split(","):
+        key, sep, value = part.rpartition("=")
+        if not sep:
+            chosen = value if chosen is None else chosen
+        elif key == partner:
+            chosen = value
+            break
+    try:
+        if chosen is None:
+            raise ValueError
+        return int(chosen)
+    except ValueError:
+        raise StripsIntError(source, "ego seat", f"auto:{spec!r}: expected auto:N or auto:PARTNER=N,...,N with N "
+                             f"parallel games{f' (none for partner {partner})' if partner else ''}") from None
 
 
 def dataset_keys(path: str | Path) -> dict[str, str]:
@@ -109,9 +129,11 @@ def read_traces(
     grid: str | Path | None = None,
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
+    rules: str | None = None,
 ) -> Iterator[Trace]:
     """The traces of every game in an Overcooked file (format detected from its content); raises at a bad game."""
-    for result in GROUNDER.read(Path(path), domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat):
+    for result in GROUNDER.read(Path(path), domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat,
+                                rules=rules):
         if isinstance(result, StripsIntError):
             raise result
         yield result
@@ -124,9 +146,10 @@ def game_trace(
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
     grounder: ActionGrounder | None = None,
+    rules: str | None = None,
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
-    roles and data-set keys in ``meta``; ``grounder`` as :func:`~.lift.lift_game` takes it."""
+    roles and data-set keys in ``meta``; ``grounder`` and ``rules`` as :func:`~.lift.lift_game` takes them."""
     if terrain is None and game.terrain is not None:
         terrain = recorded_terrain(game)
     if terrain is None and not game.layout:
@@ -135,14 +158,16 @@ def game_trace(
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
     if terrain is None:
         # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
-        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout.
-        named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
+        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
+        # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
+        old = rules == "old" if rules is not None else game.old_rules
+        named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
         try:
             terrain = get_layout(named)
         except StripsIntError as exc:  # which game asked for it
             raise StripsIntError(game.source, None, str(exc)) from None
         meta["layout"] = ALIASES.get(game.layout, game.layout)
-    return lift_game(game, terrain, domain, meta, grounder)
+    return lift_game(game, terrain, domain, meta, grounder, rules)
 
 
 def recorded_terrain(game: Game) -> Layout:
@@ -184,6 +209,13 @@ def states_trace(
     return game_trace(game, domain, terrain)
 
 
+def _rules(text: str) -> str:
+    """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
+    if text not in ("old", "new"):
+        raise ValueError(text)
+    return text
+
+
 class _Overcooked(BaseGrounder):
     """The Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
@@ -196,7 +228,10 @@ class _Overcooked(BaseGrounder):
         Option("--roles", "roles", "who played each seat, e.g. human,ai (default: human=<seat> in user-study "
                "file names)", "ROLE,ROLE", lambda text: tuple(text.split(",")), use="read"),
         Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
-               "ranks beside the file) or 'auto:N' for the ZSC-Eval rank rule", "auto|auto:N|SEAT", use="read"),
+               "ranks beside the file), 'auto:N' or 'auto:PARTNER=N,...,N' (N by partner population, e.g. "
+               "auto:h-proxy=40,10) for the ZSC-Eval rank rule", "auto|auto:N|SEAT", use="read"),
+        Option("--rules", "rules", "Overcooked rules: old (a pot starts by itself at three) or new (a player "
+               "starts it); default: the rules that explain the game", "old|new", _rules, use="read"),
         Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
     )
 
@@ -214,7 +249,8 @@ class _Overcooked(BaseGrounder):
         return self._shared[1]
 
     def read(self, path: Path, domain: Domain, layout: str | None = None, grid: str | Path | None = None,
-             roles: Sequence[str] | None = None, ego_seat: str | None = None, **_: Any) -> Iterator[Trace | StripsIntError]:
+             roles: Sequence[str] | None = None, ego_seat: str | None = None, rules: str | None = None,
+             **_: Any) -> Iterator[Trace | StripsIntError]:
         try:
             terrain = load_grid(grid) if grid else None
         except StripsIntError as exc:
@@ -225,7 +261,7 @@ class _Overcooked(BaseGrounder):
                 yield game
                 continue
             try:
-                yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain))
+                yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain), rules)
             except StripsIntError as exc:
                 yield exc
 

@@ -168,10 +168,12 @@ def format_text(report: Report) -> str:
     """The human-readable summary ``strips_int.check`` prints for one trace."""
     data = report.to_dict()
     counts = data["counts"]
+    roles = report.meta.get("roles")  # who played each agent, where the game knows (else its type)
+    roles = roles if isinstance(roles, Mapping) else {}
     lines = [
         f"{report.source}",
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
-        f"agents: {', '.join(f'{a} ({t})' for a, t in report.agents.items())}",
+        f"agents: {', '.join(f'{a} ({roles.get(a, t)})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
         + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
