@@ -20,7 +20,7 @@ import pkgutil
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from strips_int.errors import StripsIntError, internal_error
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options", "commands",
+__all__ = ["GAMES", "START", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options", "check_options", "commands",
            "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered"]
 
 ENTRY_POINTS = "strips_int.grounders"
@@ -133,6 +133,15 @@ def drawing_for(domain: str, problem: Problem) -> Drawing | None:
             if found is not None:
                 return found
     return None
+
+
+def check_options(paths: Sequence[Path], options: Mapping[str, Any]) -> None:
+    """Each grounder's :meth:`~.base.Grounder.check_options` on a batch's files, with the options it declares."""
+    for grounder in registered().values():
+        check = getattr(grounder, "check_options", None)
+        mine = {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
+        if check is not None and mine:
+            check(paths, **mine)
 
 
 def all_options() -> tuple[Option, ...]:

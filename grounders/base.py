@@ -81,6 +81,11 @@ class Grounder(Protocol):
         """How to draw a state of ``problem`` (the HTML report shows one beside each interdependence), or None."""
         ...
 
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
+        """Raise a :class:`StripsIntError` when the options given for a batch of game files cannot work for
+        them (one error for the batch, before any game is read, instead of the same error in every row)."""
+        ...
+
 
 class Drawing(Protocol):
     """Draws one state of a problem on matplotlib axes: ``agents`` in ``colors`` (by index), the objects in
@@ -101,6 +106,9 @@ class BaseGrounder:
         return None
 
     def drawing(self, problem: Problem) -> Drawing | None:
+        return None
+
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
         return None
 
 

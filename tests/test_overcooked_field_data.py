@@ -123,7 +123,7 @@ def test_multi_recipe_layout_checks_values_and_cooking_times_or_says_it_could_no
     game = MADE / "multi_recipe.json"
     unchecked = list(read_traces(game, overcooked))
     assert all(t.meta["unchecked"].startswith("recipe values and cooking times: layout multi_recipe is known "
-                                              "neither by name nor by --grid") for t in unchecked)
+                                              "neither by name nor by a grid file") for t in unchecked)
     layout = (MADE / "multi_recipe.layout").read_text()
     slower = tmp_path / "slower.layout"
     slower.write_text(layout.replace('"recipe_times": [20, 18, 9, 7]', '"recipe_times": [20, 18, 10, 7]'))
@@ -179,7 +179,7 @@ def test_spare_dish_lets_the_third_onion_into_a_pot_be_a_trigger(overcooked):
 @needs_rollouts
 def test_rollout_seats_from_the_ranks_beside_or_per_partner_population(tmp_path, overcooked):
     sample = ROLLOUTS / "random1" / "h-proxy-cole" / "eval-cole-S2-s75-1__traj_18_3.pkl"
-    with pytest.raises(StripsIntError, match=r"ranks 18, 28, 32 present beside it: .* give --ego-seat auto:N .*"
+    with pytest.raises(StripsIntError, match=r"ranks 18, 28, 32 present beside it: .* give the ego seat as auto:N .*"
                                              r"e\.g\. auto:h-proxy=40,10"):
         rollout_seat(str(sample))
     rule = "auto:h-proxy=40,10"
@@ -196,3 +196,21 @@ def test_rollout_seats_from_the_ranks_beside_or_per_partner_population(tmp_path,
     assert all(t.meta["rules"] == "old" and t.meta["soup_reward"] == 20 for t in traces if t.problem.goal)
     assert all(t.meta["unchecked"].startswith("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards")
                for t in traces)
+
+
+@needs_rollouts
+def test_auto_seats_a_sample_cannot_tell_are_one_error_before_any_game_is_read(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert evaluate_main(["overcooked", str(ROLLOUTS), "--ego-seat", "auto", "--out", str(out), "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {ROLLOUTS / 'random1' / 'h-proxy-cole'} (and 27 more "
+                                                   "folders): ego seat auto: ranks 18, 28, 32 present: not a whole run")
+    assert "give the ego seat as auto:N" in err and not (out / "games.csv").exists()
+    assert evaluate_main(["overcooked", str(ROLLOUTS), "--ego-seat", "auto:h-proxy=40,10", "--out", str(out),
+                          "--jobs", "1"]) == 0
+
+
+def test_an_ego_seat_that_is_neither_a_seat_nor_a_rule_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        evaluate_main(["overcooked", str(tmp_path), "--ego-seat", "x", "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2 and "argument --ego-seat: invalid ego_seat value: 'x'" in capsys.readouterr().err

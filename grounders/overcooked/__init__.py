@@ -73,16 +73,54 @@ def rollout_seat(source: str, rule: str = "auto") -> int:
     if rule.startswith("auto:"):
         parallel = _parallel(source, rule.removeprefix("auto:"))
     else:
-        ranks = sorted({int(m.group(1)) for f in path.parent.glob("*.pkl") if (m := _RANK.search(f.name))})
+        ranks = _ranks(path.parent)
         parallel = len(ranks)
-        if ranks != list(range(parallel)) or parallel % 2:
-            shown = ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
-            raise StripsIntError(source, "ego seat auto", f"ranks {shown} present beside it: not a whole run of "
-                                 "parallel games, so their number N is unknown; give --ego-seat auto:N (N: the run's "
-                                 "n_eval_rollout_threads), or N by partner population, e.g. auto:h-proxy=40,10")
+        if not _whole_run(ranks):
+            raise StripsIntError(source, "ego seat auto", f"ranks {_shown(ranks)} present beside it: {_UNKNOWN_N}")
     if not 0 <= rank < parallel:
         raise StripsIntError(source, "ego seat", f"rank {rank} is not among {parallel} parallel games")
     return 0 if rank < parallel // 2 else 1
+
+
+#: Why ``auto`` cannot tell the seats of a sample of a run, and what to give instead.
+_UNKNOWN_N = ("not a whole run of parallel games, so their number N is unknown; give the ego seat as auto:N (N: the "
+              "run's n_eval_rollout_threads), or N by partner population, e.g. auto:h-proxy=40,10")
+#: What ``--ego-seat`` takes: a seat, ``auto``, ``auto:N`` or ``auto:PARTNER=N,...,N``.
+_EGO_SEAT = re.compile(r"\d+|auto|auto:(?:[\w.-]+=)?\d+(?:,(?:[\w.-]+=)?\d+)*")
+
+
+def ego_seat(text: str) -> str:
+    """``--ego-seat`` checked as it is read (argparse shows the ValueError as an invalid value)."""
+    if not _EGO_SEAT.fullmatch(text):
+        raise ValueError(text)
+    return text
+
+
+def _ranks(folder: Path) -> list[int]:
+    """The ranks of the ZSC-Eval rollout files in ``folder``, sorted."""
+    return sorted({int(m.group(1)) for f in folder.glob("*.pkl") if (m := _RANK.search(f.name))})
+
+
+def _whole_run(ranks: list[int]) -> bool:
+    """Whether ``ranks`` are every rank of one run of parallel games: 0 to N-1, N even."""
+    return ranks == list(range(len(ranks))) and len(ranks) % 2 == 0
+
+
+def _shown(ranks: list[int]) -> str:
+    return ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
+
+
+def check_rollout_seats(paths: Sequence[Path], rule: str) -> None:
+    """Before a batch: with ``auto``, every folder of ZSC-Eval rollouts among ``paths`` must hold a whole run
+    (else one error for them all, saying what to give)."""
+    if rule != "auto":
+        return
+    folders = sorted({path.parent for path in paths if _RANK.search(path.name)})
+    partial = [(folder, ranks) for folder in folders if not _whole_run(ranks := _ranks(folder))]
+    if partial:
+        (folder, ranks), others = partial[0], len(partial) - 1
+        raise StripsIntError(f"{folder}{f' (and {others} more folders)' if others else ''}", "ego seat auto",
+                             f"ranks {_shown(ranks)} present: {_UNKNOWN_N}")
 
 
 def _parallel(source: str, spec: str) -> int:
@@ -229,7 +267,7 @@ class _Overcooked(BaseGrounder):
                "file names)", "ROLE,ROLE", lambda text: tuple(text.split(",")), use="read"),
         Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
                "ranks beside the file), 'auto:N' or 'auto:PARTNER=N,...,N' (N by partner population, e.g. "
-               "auto:h-proxy=40,10) for the ZSC-Eval rank rule", "auto|auto:N|SEAT", use="read"),
+               "auto:h-proxy=40,10) for the ZSC-Eval rank rule", "auto|auto:N|SEAT", ego_seat, use="read"),
         Option("--rules", "rules", "Overcooked rules: old (a pot starts by itself at three) or new (a player "
                "starts it); default: the rules that explain the game", "old|new", _rules, use="read"),
         Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
@@ -264,6 +302,11 @@ class _Overcooked(BaseGrounder):
                 yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain), rules)
             except StripsIntError as exc:
                 yield exc
+
+    def check_options(self, paths: Sequence[Path], ego_seat: str | None = None, **_: Any) -> None:
+        """With ``auto`` seats, the rollout folders among ``paths`` must each hold a whole run."""
+        if ego_seat is not None:
+            check_rollout_seats(paths, ego_seat)
 
     def start_problem(self, name: str, domain: Domain, grid: str | Path | None = None, soups: int | None = None,
                       **_: Any) -> Problem | None:

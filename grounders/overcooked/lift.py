@@ -918,8 +918,8 @@ def _unchecked(game: Game, layout: Layout, old_rules: bool) -> str | None:
     if old_rules or layout.configured:
         return None
     if game.rewards is None:
-        return (f"cooking times: layout {layout.name} is known neither by name nor by --grid (give its "
+        return (f"cooking times: layout {layout.name} is known neither by name nor by a grid file (give its "
                 "overcooked-ai .layout file)")
-    return (f"recipe values and cooking times: layout {layout.name} is known neither by name nor by --grid "
+    return (f"recipe values and cooking times: layout {layout.name} is known neither by name nor by a grid file "
             "(give its overcooked-ai .layout file), so a delivery's reward was checked only for being "
             "positive exactly when the soup was ordered")

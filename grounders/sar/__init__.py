@@ -50,8 +50,8 @@ def read_trace(path: str | Path, domain: Domain) -> Trace:
 
     data = read_json(path)
     if kind_of(data) == "scenario":
-        raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first with "
-                             f"python -m strips_int.grounders.sar.simulate {path} --out LOG.json")
+        raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first "
+                             "(strips_int.grounders.sar.simulate writes its log)")
     return lift_log(log_from_json(data, str(path)), domain)
 
 

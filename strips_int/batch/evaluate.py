@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from strips_int.errors import StripsIntError
+from strips_int.grounders import check_options
 from strips_int.model.domain import Domain, as_domain
 
 from .engines import Engine, Processes, engine
@@ -46,6 +47,7 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     """
     domain = as_domain(domain)
     files, _ = game_files(paths)
+    check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, options) for row in file]
     if not frame:
         return rows

@@ -49,6 +49,10 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     return parser
 
 
+#: How many files an error shared by many is printed for.
+REPEATS = 3
+
+
 class Printed:
     """A run's events on standard error: each error row, and a progress bar on a terminal."""
 
@@ -56,6 +60,9 @@ class Printed:
         self.tty = sys.stderr.isatty()
         self.scenarios = scenarios
         self.tally: Any = None
+        #: How often each error (without its file) was seen: one that many files share is printed
+        #: :data:`REPEATS` times, then once with the count of the others (every row has it).
+        self.errors: dict[str, int] = {}
 
     def started(self, tally: Any, resumed: bool) -> None:
         self.tally = tally
@@ -69,7 +76,10 @@ class Printed:
         self.tally = tally
         for row in rows:
             if row["error"]:
-                print(("\r\033[K" if self.tty else "") + f"error: {row['error']}", file=sys.stderr)
+                what = row["error"].removeprefix(f"{row['source']}: ")
+                self.errors[what] = seen = self.errors.get(what, 0) + 1
+                if seen <= REPEATS:
+                    print(("\r\033[K" if self.tty else "") + f"error: {row['error']}", file=sys.stderr)
         if self.tty:
             width = 30
             filled = width * tally.done // max(tally.files, 1)
@@ -79,6 +89,9 @@ class Printed:
     def finished(self) -> None:
         if self.tty:
             print(file=sys.stderr)
+        for what, seen in self.errors.items():
+            if seen > REPEATS:
+                print(f"error: {seen - REPEATS} more files (in games.csv): {what}", file=sys.stderr)
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -111,6 +124,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     from strips_int.batch.outputs import locked
     from strips_int.batch.shards import parse_shard, read_file_list
     from strips_int.errors import StripsIntError
+    from strips_int.grounders import check_options
     from strips_int.model.domain import as_domain
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
@@ -125,6 +139,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by), args.resamples, args.seed,
                       parse_shard(args.shard))
+        check_options(study.files, study.options)
         printed.scenarios = len(scenarios)
         with locked(args.out):
             try:
