@@ -2,7 +2,7 @@
 
     python benchmarks/paper.py [--rounds 5] [--data ../shared/data] [--json FILE] [--no-memory]
 
-Each round runs, as child processes one after the other, ``strips_int.batch.evaluate
+Each round runs, as child processes one after the other, ``strips_int.evaluate
 --jobs 1`` and the paper's map + detect functions (``run_paper.py --quiet
 --clamp`` from ``../shared/baselines/paper-pipeline``) on the same games,
 alternating A B A B ..., after one warm-up run of each. The CPU of a run is the child's user + sys

@@ -47,7 +47,7 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     add_grounder_options(agents, "read")
     agents.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
-    summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.batch.evaluate")
+    summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
     summary.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     return parser
 
