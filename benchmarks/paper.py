@@ -53,10 +53,10 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def child_cpu(command: Sequence[str]) -> tuple[float, str]:
-    """Run ``command`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
+def child_cpu(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, str]:
+    """Run ``command`` in ``cwd`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     output = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
