@@ -239,7 +239,7 @@ def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]
     leaving = {
         fact
         for action in reach.actions
-        if action.actor == agent and domain.is_navigation(domain.schemas[action.name]) and action.pre <= start
+        if action.actor == agent and domain.is_navigation(action) and action.pre <= start
         for fact in action.delete
     }
     return frozenset(f for f in problem.init if agent not in f[1:] and reach.canonical(f) in leaving)
@@ -295,10 +295,11 @@ def _without_schema(domain: Domain, name: str) -> Domain:
 def _widened(domain: Domain, names: list[str]) -> Domain:
     """``domain`` with the actor of each schema in ``names`` open to every agent type."""
     schemas = dict(domain.schemas)
+    every = frozenset(t for t in domain.type_names() if domain.is_agent_type(t))
     for name in names:
         schema = schemas[name]
         types = list(schema.param_types)
-        types[schema.actor] = types[schema.actor] | {"agent"}
+        types[schema.actor] = types[schema.actor] | every
         schemas[name] = dataclasses.replace(schema, param_types=tuple(types))
     return dataclasses.replace(domain, schemas=schemas)
 

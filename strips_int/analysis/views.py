@@ -13,14 +13,15 @@ import functools
 from dataclasses import dataclass
 from typing import Sequence
 
-from strips_int.model.domain import Domain
+from strips_int.model.domain import Domain, is_navigation
 from strips_int.model.task import Fact, GroundAction
 from strips_int.model.trace import Step
 
 
 @dataclass(frozen=True, eq=False)
 class Lens:
-    """An analysis context: the agents and the domain's pragmas; compared by identity (see :func:`lens`)."""
+    """An analysis context: the agents and the domain's pragmas (``navigation``: the ``navigation-actions``
+    pragma's schemas, empty for the rule on the step); compared by identity (see :func:`lens`)."""
 
     agents: frozenset[str]
     ignored: frozenset[str]
@@ -39,7 +40,7 @@ def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[s
 
 def analysis_lens(domain: Domain, agents: frozenset[str]) -> Lens:
     """The context of analysing a trace of ``domain`` with these agents."""
-    return lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation,
+    return lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation_actions,
                 domain.static_predicates)
 
 
@@ -63,7 +64,7 @@ class View:
     the facts; static facts are left out of both (their achiever is always ``INIT``).
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
-    sub-task (not navigation, SPEC section 6).
+    sub-task (not navigation, SPEC section 6: decided on the ground step).
     """
 
     carrying: tuple[int, ...]
@@ -107,7 +108,7 @@ def _view(action: GroundAction, context: Lens) -> View:
         deletes=deletes,
         adds=adds,
         touches=frozenset([obj for _, objs in deletes + adds for obj in objs]),
-        subtask=action.actor is not None and action.name not in context.navigation,
+        subtask=action.actor is not None and not is_navigation(action, context.navigation),
     )
 
 
