@@ -29,7 +29,10 @@ COLUMNS = (
     "ai_subtasks,ai_triggers,ai_accepted_triggers,ai_pct_triggers,ai_pct_not_accepted,ai_given,ai_received,"
     "ai_given_required,ai_received_required,error"
 ).split(",")
-DIGEST = "93b325eb5e6c232995c0e60718f472e9d2e41abae47d6e5e5610e4b869168649"
+#: SPEC v3 (issue 27) changed five rows from the start commit's 93b325eb...: relaxed reachability keeps
+#: negative preconditions (section 6), so in five counter_circuit games one hand-over on a counter that only
+#: the partner's starting cell touches is required (section 10), where it was optional.
+DIGEST = "e78a0c491f0d2351e0da998e8ad19c017a17d3e94508f903e915a20fc8e64bf0"
 
 
 def rows_digest(games_csv: Path, data: Path) -> tuple[int, str]:

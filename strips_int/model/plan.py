@@ -7,7 +7,8 @@ write them, read with the problem they solve.
 
 An optional ``N:`` prefix and ``[duration]`` suffix are read and dropped; step ``t`` is the line's index
 among the actions. A file is a plan by its content: its first line that is neither blank nor a comment is
-such an action (or it has only comments: an empty plan). Written by hand: `pddl`'s plan grammar takes
+such an action (or it has only comments: an empty plan); one that starts with ``;`` or ``(``, which JSON
+never does, is read as a plan to say what is wrong with it. Written by hand: `pddl`'s plan grammar takes
 neither prefixes nor durations, and a line's number must name its errors.
 
 **Which problem.** ``--problem P`` (one problem for every plan), else the problem beside the plan: the
@@ -40,8 +41,15 @@ _COMMENT = re.compile(rb";[^\n]*")
 
 
 def is_plan(data: bytes) -> bool:
-    """Whether ``data`` (a file, or its first bytes) is a plan: its first line that is neither blank nor a
-    ``;`` comment is an action line, or it holds comments only (an empty plan)."""
+    """Whether a file holding ``data`` is read as a plan (not JSON): it starts with a comment or a
+    parenthesis, which JSON never does, or it :func:`opens_as_plan` (``0.000: (...)``)."""
+    return data.lstrip()[:1] in (b";", b"(") or opens_as_plan(data)
+
+
+def opens_as_plan(data: bytes) -> bool:
+    """Whether ``data`` (a file, or its first bytes) opens as a plan: its first line that is neither blank
+    nor a ``;`` comment is an action line, or it holds comments only (an empty plan). A problem file, which
+    starts ``(define (problem``, does not."""
     comments = False
     for line in data.splitlines():
         text = line.strip()
@@ -61,7 +69,7 @@ def plan_file(path: Path) -> bool:
     """Whether the regular file ``path`` is a plan, from its first bytes (a folder walk asks of each file)."""
     try:
         with open(path, "rb") as handle:
-            return is_plan(handle.read(HEAD_BYTES))
+            return opens_as_plan(handle.read(HEAD_BYTES))
     except OSError:
         return False
 
