@@ -92,7 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         for number, path in enumerate(problems):
-            problem = load_problem(domain, path)
+            try:
+                problem = load_problem(domain, path)
+            except StripsIntError as exc:
+                tally["errors"] += 1
+                shown.append(f"  error: {exc}")
+                continue
             agents = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
             [planned] = solve_all([Call(domain, problem, agents, "fast-downward")], time.monotonic() + args.timeout)
             if planned.plan is None:

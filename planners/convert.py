@@ -80,11 +80,15 @@ def to_unified_planning(domain: Domain, problem: Problem, actors: Collection[str
     """Convert ``problem`` (with its domain) to a unified-planning problem in which only the agents ``actors`` act."""
     env = get_environment()  # UP's grounder (pyperplan's path) only works in the global environment
     types: dict[str, upm.Type] = {_ROOT: env.type_manager.UserType(_ROOT)}
+    named = {*problem.objects, *domain.predicates, *domain.schemas}  # UP wants one name per element
 
     def user_type(name: str) -> upm.Type:
         if name not in types:
             parent = domain.parents.get(name, _ROOT)
-            types[name] = env.type_manager.UserType(name, user_type(parent))
+            distinct = name
+            while distinct in named:  # a type named like an object (CoDMAP's wireless: base - base)
+                distinct += "-type"
+            types[name] = env.type_manager.UserType(distinct, user_type(parent))
         return types[name]
 
     up_problem = _ClosedWorldProblem(problem.name, env)

@@ -7,6 +7,7 @@ unified-planning."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -223,3 +224,26 @@ def test_parse_domain_reads_the_pragma_before_compiling():
     text = "; @strips-int agent-types: robot\n(DEFINE (DOMAIN d) (:REQUIREMENTS :TYPING) (:TYPES robot box)" \
            " (:PREDICATES (p ?b - box)) (:ACTION push :PARAMETERS (?b - box ?r - robot) :PRECONDITION (AND) :EFFECT (p ?b)))"
     assert parse_domain(text, "d.pddl").schemas["push"].actor == 1
+
+
+def test_a_typed_list_with_no_names_before_its_type_is_read(tmp_path, freight):
+    # IPC-2008 woodworking's generator writes "- board" when a problem has no boards.
+    problem = (FREIGHT / "p01.pddl").read_text().replace("pkg1 pkg2 pkg3 - package", "- location pkg1 pkg2 pkg3 - package")
+    assert load_problem(freight, written(tmp_path, "unnamed.pddl", problem)).objects == \
+        load_problem(freight, FREIGHT / "p01.pddl").objects
+
+
+def test_the_planner_is_given_either_types_and_types_named_like_objects(freight):
+    # unified-planning types have one parent: an action with an either parameter becomes one action per
+    # type (mapped back to its schema); and a type named like an object (CoDMAP's wireless: base - base)
+    # gets a name of its own.
+    from strips_int.planners import to_unified_planning
+
+    problem = load_problem(freight, FREIGHT / "p01.pddl")
+    named = dataclasses.replace(problem, objects={**problem.objects, "truck": "truck"})
+    task = to_unified_planning(freight, named, ["truck1", "plane1"])
+    assert sorted(task.action_names.items())[:4] == [
+        ("drive-truck", "drive-truck"), ("fly-airplane", "fly-airplane"), ("load-as-package-airplane-place", "load"),
+        ("load-as-package-truck-place", "load")]
+    assert task.ground_named("load-as-package-truck-place", ("pkg1", "truck1", "depot1")).actor == "truck1"
+    assert {t.name for t in task.up.user_types} >= {"truck-type", "airplane", "package"}

@@ -2,7 +2,7 @@
 
 `pddl` 0.5.1 (the newest release; its main branch alike) reads the lower-case
 STRIPS subset of PDDL 3.1. Published files (IPC, CoDMAP-15) go beyond it in
-four ways, each undone here on the text before `pddl` parses it:
+five ways, each undone here on the text before `pddl` parses it:
 
 * keywords in any case (``(Define``, ``(:INIT``, ``(AND``): `pddl`'s grammar
   matches lower case only (AI-Planning/pddl#30), so the text is lower-cased;
@@ -13,6 +13,8 @@ four ways, each undone here on the text before `pddl` parses it:
 * ``:action-costs`` with cost functions (IPC-2008's ``(travel-slow ?f1 ?f2)``):
   `pddl` asks for ``:numeric-fluents`` for any function but ``total-cost``, so
   that is added; what the costs are is dropped after parsing (:mod:`.domain`);
+* a typed list's ``- type`` with no names before it (IPC-2008 woodworking's
+  ``- board``): `pddl` wants a name, so it is removed;
 * CoDMAP-15's unfactored MA-PDDL: `pddl` has no multi-agent grammar, so each
   action's ``:agent ?a - t`` becomes its first parameter, ``(:private ...)``
   groups of predicates and objects are opened, and the requirements
@@ -87,9 +89,12 @@ def readable(text: str) -> Readable:
             continue
         if group.head == ":requirements":
             edits += _requirements(group, top)
-        elif group.head in (":predicates", ":objects"):
+        elif group.head in (":predicates", ":objects", ":constants"):
             for private in group.sections(":private"):
                 edits += _opened(private)
+                edits += _unnamed(private, skip=len(private.items) - len(_members(private)))
+            if group.head != ":predicates":
+                edits += _unnamed(group, skip=1)
         elif group.head == ":action" and _agent_line(lowered, group, edits):
             agent_lines.append(group.items[1].text if len(group.items) > 1 else "")
     if next(top.sections("domain"), None) is not None:
@@ -136,12 +141,38 @@ def _requirements(group: Group, top: Group) -> list[tuple[int, int, str]]:
 def _opened(private: Group) -> list[tuple[int, int, str]]:
     """A ``(:private ?agent - type ...)`` group of predicates or ``(:private name ...)`` group of objects
     opened: its head, and its ``)``, removed."""
-    items = private.items
-    header = 4 if len(items) > 3 and isinstance(items[1], Atom) and items[1].text.startswith("?") \
-        and isinstance(items[2], Atom) and items[2].text == "-" else 2
-    header = min(header, len(items))
-    last = items[header - 1]
+    last = private.items[_header(private) - 1]
     return [_blank(private.start, last.end), _blank(private.end - 1, private.end)]
+
+
+def _members(private: Group) -> list[Atom | Group]:
+    """The items of a ``(:private ...)`` group after its header (see :func:`_opened`)."""
+    return private.items[_header(private):]
+
+
+def _header(private: Group) -> int:
+    """How many items a ``(:private ...)`` group's header has: ``:private ?agent - type`` or ``:private name``."""
+    items = private.items
+    typed = len(items) > 3 and isinstance(items[1], Atom) and items[1].text.startswith("?") \
+        and isinstance(items[2], Atom) and items[2].text == "-"
+    return min(4 if typed else 2, len(items))
+
+
+def _unnamed(group: Group, skip: int) -> list[tuple[int, int, str]]:
+    """``- type`` with no names before it in a typed list of objects (IPC-2008 woodworking's problems write
+    ``- board`` when they have no boards), removed: `pddl` wants a name before each ``-``."""
+    edits, names = [], 0
+    items = group.items[skip:]
+    for before, item, after in zip([None, *items], items, [*items[1:], None]):
+        if isinstance(item, Group):
+            names = 0
+        elif item.text == "-":
+            if names == 0 and after is not None and not (isinstance(before, Atom) and before.text == "-"):
+                edits.append(_blank(item.start, after.end))
+            names = -1  # the type that follows is no name
+        else:
+            names += 1
+    return edits
 
 
 def _agent_line(text: str, action: Group, edits: list[tuple[int, int, str]]) -> bool:
