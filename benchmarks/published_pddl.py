@@ -24,15 +24,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from spec_oracle import compare, random_walk  # noqa: E402
+from spec_oracle import compare, random_walk
 
-from strips_int.batch.games import analyze_file  # noqa: E402
-from strips_int.errors import StripsIntError  # noqa: E402
-from strips_int.model.domain import load_domain  # noqa: E402
-from strips_int.model.plan import is_plan  # noqa: E402
-from strips_int.model.problem import load_problem  # noqa: E402
-from strips_int.model.task import Problem, format_fact  # noqa: E402
-from strips_int.model.trace import Trace  # noqa: E402
+from strips_int.batch.games import analyze_file
+from strips_int.errors import StripsIntError
+from strips_int.model.domain import load_domain
+from strips_int.model.plan import is_plan
+from strips_int.model.problem import load_problem
+from strips_int.model.task import Problem, format_fact
+from strips_int.model.trace import Trace
 
 
 def plan_text(actions, cost: bool = True) -> str:

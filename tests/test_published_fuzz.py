@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from fuzz_inputs import expect_error, read_and_analyse, reset_pddl_parsers, written
+from fuzz_inputs import expect_error, mutated_pddl, read_and_analyse, written
 from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,17 +35,14 @@ FUZZ = settings(derandomize=True, database=None, deadline=timedelta(seconds=20),
 TOKENS = ["(", ")", ":agent", ":private", "?agent", "-", "object", "either", "increase", "decrease", "total-cost",
           "(total-cost)", "7", ":action-costs", ":multi-agent", ":unfactored-privacy", ":numeric-fluents",
           ":functions", "number", "DEFINE", ":INIT", "AND", "NOT", "truck", "airplane", "=", ":metric", "minimize"]
+#: The edits a mutation makes (``insert`` besides those of ``tests/test_fuzz.py``).
+KINDS = ("drop", "replace", "insert", "repeat", "cut")
 _TOKEN = re.compile(r";[^\n]*|\(|\)|[^\s()]+")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_parsers():
-    yield
-    reset_pddl_parsers()
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> Path:
+    """One folder for the mutated files (the parsers reset themselves before each parse)."""
     return tmp_path_factory.mktemp("published-fuzz")
 
 
@@ -68,34 +65,6 @@ def respelled(draw: st.DrawFn, text: str) -> str:
     return "".join(parts)
 
 
-@st.composite
-def mutated(draw: st.DrawFn, text: str) -> str:
-    """``text`` with one to three token edits: dropped, replaced by a probing token, an s-expression
-    repeated, or the text cut."""
-    tokens = _TOKEN.findall(text)
-    for _ in range(draw(st.integers(1, 3))):
-        if not tokens:
-            break
-        at = draw(st.integers(0, len(tokens) - 1))
-        kind = draw(st.sampled_from(["drop", "replace", "insert", "repeat", "cut"]))
-        if kind == "drop":
-            del tokens[at]
-        elif kind == "replace":
-            tokens[at] = draw(st.sampled_from(TOKENS))
-        elif kind == "insert":
-            tokens.insert(at, draw(st.sampled_from(TOKENS)))
-        elif kind == "cut":
-            del tokens[at:]
-        elif tokens[at] == "(":
-            depth, end = 0, at
-            for end in range(at, len(tokens)):
-                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
-                if depth == 0:
-                    break
-            tokens[end + 1:end + 1] = tokens[at:end + 1]
-    return " ".join(t + "\n" if t.startswith(";") else t for t in tokens)
-
-
 @FUZZ
 @given(st.sampled_from(sorted(DOMAINS)).flatmap(lambda name: respelled(DOMAINS[name].read_text()).map(
     lambda text: (name, text))))
@@ -105,8 +74,8 @@ def test_a_domain_in_any_case_and_spacing_compiles_the_same(case):
 
 
 @FUZZ
-@given(st.sampled_from(sorted(DOMAINS)).flatmap(lambda name: mutated(DOMAINS[name].read_text()).map(
-    lambda text: (name, text))))
+@given(st.sampled_from(sorted(DOMAINS)).flatmap(
+    lambda name: mutated_pddl(DOMAINS[name].read_text(), TOKENS, KINDS).map(lambda text: (name, text))))
 def test_published_domain_mutations(workdir, case):
     name, text = case
     path = written(workdir / f"mutated-{name}.pddl", text)
@@ -120,8 +89,8 @@ def test_published_domain_mutations(workdir, case):
 
 
 @FUZZ
-@given(st.sampled_from(sorted(PROBLEMS)).flatmap(lambda name: mutated(PROBLEMS[name].read_text()).map(
-    lambda text: (name, text))))
+@given(st.sampled_from(sorted(PROBLEMS)).flatmap(
+    lambda name: mutated_pddl(PROBLEMS[name].read_text(), TOKENS, KINDS).map(lambda text: (name, text))))
 def test_published_problem_mutations(workdir, case):
     name, text = case
     domain = load_domain(DOMAINS[name], AGENTS)

@@ -40,7 +40,7 @@ def codmap():
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", *map(str, args)], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", *map(str, args)], capture_output=True, text=True, timeout=300, check=False)
 
 
 def written(folder: Path, name: str, text: str) -> Path:
@@ -59,8 +59,8 @@ def test_upper_case_keywords_either_and_action_costs_are_read(freight):
     assert (freight.schemas["drive-truck"].actor, freight.schemas["fly-airplane"].actor) == (0, 0)
     assert load.add == (("in", (0, 1)),) and load.delete == (("at", (0, 2)),)  # (increase (total-cost) 1) dropped
     assert freight.cost_functions == {"total-cost", "road-length"}
-    assert freight.notes == (f"{FREIGHT / 'domain.pddl'}: action costs (road-length, total-cost) read and dropped: "
-                             "they change no fact",)
+    note = f"{FREIGHT / 'domain.pddl'}: action costs (road-length, total-cost) read and dropped: they change no fact"
+    assert freight.notes == (note,)
 
 
 def test_a_problem_drops_its_cost_values_and_metric(freight):
@@ -247,3 +247,14 @@ def test_the_planner_is_given_either_types_and_types_named_like_objects(freight)
         ("load-as-package-truck-place", "load")]
     assert task.ground_named("load-as-package-truck-place", ("pkg1", "truck1", "depot1")).actor == "truck1"
     assert {t.name for t in task.up.user_types} >= {"truck-type", "airplane", "package"}
+
+
+def test_a_problem_without_agents_is_an_error_not_empty_counts(tmp_path, freight):
+    text = (FREIGHT / "p01.pddl").read_text()
+    for vehicle in ("truck1 truck2 - truck plane1 - airplane", "(at truck1 depot1) (at truck2 depot2) (at plane1 port1)"):
+        text = text.replace(vehicle, "")
+    problem = load_problem(freight, written(tmp_path, "empty.pddl", text))
+    plan = written(tmp_path, "empty.plan", "; cost = 0 (unit cost)\n")
+    with pytest.raises(StripsIntError, match=r"empty.plan: problem freight-p01: no agents: no object is of an agent "
+                                             r"type \(airplane, truck\)"):
+        analyze(freight, plan, problem)

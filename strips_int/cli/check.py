@@ -17,8 +17,16 @@ from typing import Sequence
 
 from strips_int.errors import StripsIntError, guarded
 
-from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options)
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:

@@ -97,8 +97,8 @@ def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "
 
 #: The domain pragmas a command line can add to (SPEC section 1), with what each names.
 PRAGMA_OPTIONS = {
-    "agent-types": ("TYPE", "the agents' types, for a domain without a type agent (IPC: --agent-types truck "
-                            "airplane); adds to the domain's agent-types pragma"),
+    "agent-types": ("TYPE", ("the agents' types, for a domain without a type agent (IPC: --agent-types truck "
+                             "airplane); adds to the domain's agent-types pragma")),
     "navigation-actions": ("NAME", "add to the domain's navigation-actions pragma"),
     "position-predicates": ("NAME", "add to the domain's position-predicates pragma"),
     "ignore-predicates": ("NAME", "add to the domain's ignore-predicates pragma"),

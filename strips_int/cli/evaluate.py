@@ -18,8 +18,18 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options, pragmas, whole)
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+    pragmas,
+    whole,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:

@@ -23,8 +23,15 @@ from strips_int.batch.games import analyze_file, analyze_games
 from strips_int.errors import StripsIntError, guarded
 from strips_int.model.domain import Domain
 
-from .contract import Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, \
-    grounder_options
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    grounder_options,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:

@@ -19,7 +19,15 @@ from typing import Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError, brief, guarded
 
-from .contract import DOMAIN_HELP, Parser, add_grounder_options, add_pragma_options, command, domain_of, grounder_options
+from .contract import (
+    DOMAIN_HELP,
+    Parser,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    grounder_options,
+)
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
@@ -198,9 +206,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
 
     try:
         if args.all_layouts:
-            from strips_int.grounders.overcooked import known_layouts
-
             from strips_int.batch.tables import SUFFIXES
+            from strips_int.grounders.overcooked import known_layouts
 
             if args.out is not None and args.out.suffix not in SUFFIXES:
                 parser.error(f"--out {args.out}: the table is written as {', '.join(SUFFIXES)}")

@@ -137,7 +137,7 @@ class Domain:
         when every type in it is one), or None: an environment action."""
         return next((i for i, types in enumerate(param_types) if all(map(self.is_agent_type, types))), None)
 
-    def check_agents(self) -> "Domain":
+    def check_agents(self) -> Domain:
         """This domain, if it has agents to speak of: some type is an agent type, and the ``:agent`` of each
         MA-PDDL action is of one. Otherwise an error that says how to name them (SPEC section 1)."""
         if not any(map(self.is_agent_type, self.type_names())):
@@ -163,14 +163,14 @@ class Domain:
         """What was read and dropped from the file, to be said once (SPEC section 1)."""
         if not self.cost_functions:
             return ()
-        return (f"{self.source}: action costs ({', '.join(sorted(self.cost_functions))}) read and dropped: "
-                "they change no fact",)
+        costs = ", ".join(sorted(self.cost_functions))
+        return (f"{self.source}: action costs ({costs}) read and dropped: they change no fact",)
 
     def type_names(self) -> frozenset[str]:
         """Every declared type name, ``object`` included."""
         return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
 
-    def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> "Domain":
+    def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> Domain:
         """This domain with more pragma names (as the CLI adds them), checked; more agent types make
         the actors of the schemas again."""
         extra = {key: frozenset(n.lower() for n in names) for key, names in pragmas.items()}
