@@ -411,7 +411,7 @@ def domain_from_json(data: Any, source: str) -> Domain:
         name=data["name"], source=source, parents=parents, constants=constants, predicates=predicates,
         schemas=schemas, **{_FIELD[key]: frozenset(names(data[key])) for key in PRAGMA_KEYS},
         type_ancestors=_type_ancestors(parents), cost_functions=frozenset(names(data["cost_functions"])),
-        agent_lines=frozenset(names(data["agent_lines"])) & schemas.keys(),
+        agent_lines=frozenset(names(data["agent_lines"])).intersection(schemas),
     )
 
 
