@@ -7,9 +7,10 @@ cannot do it alone from delete-relaxed reachability:
 * **capability**: an action schema reserved for other agents' types is
   necessary for the team's goal, or (when there are alternatives) the goal
   becomes relaxed-reachable once the agent may also use those schemas;
-* **reach**: it has the schemas but cannot meet their preconditions;
-* **other**: relaxed-reachable, yet the planner proves it unsolvable (in
-  Overcooked: a partner's body in the way, which the relaxation ignores).
+* **reach**: it has the schemas but cannot meet their preconditions (in
+  Overcooked: a partner's idle body in its only way, which the relaxation
+  sees, as it keeps negative preconditions: SPEC section 6);
+* **other**: relaxed-reachable, yet the planner proves it unsolvable.
 
 A goal that is relaxed-unreachable needs no planner call: that is the proof.
 The candidate joint plan is executed and analysed like a recorded trace.

@@ -211,7 +211,6 @@ class Domain:
         return frozenset(self.predicates) - changed
 
 
-
 def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
     """SPEC section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
     an agent is navigation when every fact its ground action adds or deletes mentions its actor, decided on

@@ -92,11 +92,12 @@ def readable(text: str) -> Readable:
         elif group.head in (":predicates", ":objects", ":constants"):
             for private in group.sections(":private"):
                 edits += _opened(private)
-                edits += _unnamed(private, skip=len(private.items) - len(_members(private)))
+                edits += _unnamed(private, skip=_header(private))
             if group.head != ":predicates":
                 edits += _unnamed(group, skip=1)
         elif group.head == ":action" and _agent_line(lowered, group, edits):
-            agent_lines.append(group.items[1].text if len(group.items) > 1 else "")
+            name = group.items[1] if len(group.items) > 1 else None
+            agent_lines.append(name.text if isinstance(name, Atom) else "")
     if next(top.sections("domain"), None) is not None:
         edits += _object_type(top)
     return Readable(_edited(lowered, edits), frozenset(agent_lines))
@@ -143,11 +144,6 @@ def _opened(private: Group) -> list[tuple[int, int, str]]:
     opened: its head, and its ``)``, removed."""
     last = private.items[_header(private) - 1]
     return [_blank(private.start, last.end), _blank(private.end - 1, private.end)]
-
-
-def _members(private: Group) -> list[Atom | Group]:
-    """The items of a ``(:private ...)`` group after its header (see :func:`_opened`)."""
-    return private.items[_header(private):]
 
 
 def _header(private: Group) -> int:
