@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import re
 import shutil
 from datetime import timedelta
 from pathlib import Path
@@ -25,8 +24,8 @@ import numpy as np
 import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS, SCENARIOS,
                          TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
-                         json_text, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers, rollout_arrays,
-                         rollout_list, run_cli, shared_halves, user_study_game, written)
+                         json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers,
+                         rollout_arrays, rollout_list, run_cli, shared_halves, user_study_game, written)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -99,38 +98,6 @@ def damaged(draw: st.DrawFn, data: bytes) -> bytes:
     if kind == "repeat":
         return data[:at] + data[at:at + draw(st.integers(1, 64))] * draw(st.integers(2, 50)) + data[at:]
     return draw(st.binary(max_size=512))
-
-
-#: PDDL tokens that probe what the domain and problem readers admit.
-PDDL_TOKENS = ["(", ")", "either", "=", "or", "exists", "forall", "not", "and", "when", ":equality", ":types",
-               ":action", ":objects", "-", "object", "?x", "1e400", "9" * 5000, "location", "agent", ":parameters"]
-
-
-@st.composite
-def mutated_pddl(draw: st.DrawFn, text: str) -> str:
-    """PDDL text with one to three token edits: a token dropped or replaced, an s-expression repeated
-    (duplicate actions, types, objects), or the text cut."""
-    tokens = re.findall(r";[^\n]*|\(|\)|[^\s()]+", text)
-    for _ in range(draw(st.integers(1, 3))):
-        if not tokens:
-            break
-        at = draw(st.integers(0, len(tokens) - 1))
-        kind = draw(st.sampled_from(["drop", "replace", "repeat", "cut"]))
-        if kind == "drop":
-            del tokens[at]
-        elif kind == "replace":
-            tokens[at] = draw(st.sampled_from(PDDL_TOKENS))
-        elif kind == "cut":
-            del tokens[at:]
-        elif "(" in tokens:
-            at = draw(st.sampled_from([i for i, token in enumerate(tokens) if token == "("]))
-            depth, end = 0, at
-            for end in range(at, len(tokens)):
-                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
-                if depth == 0:
-                    break
-            tokens[end + 1:end + 1] = tokens[at:end + 1]
-    return " ".join(t + "\n" if t.startswith(";") else t for t in tokens)
 
 
 # ---------------------------------------------------------------- fixtures

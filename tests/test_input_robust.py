@@ -234,7 +234,7 @@ PROBLEM_TEXT = PROBLEM.read_text()
     ("v2 - victim", "v2 V2 - victim", "duplicate name"),
     ("(:goal (treated v2))", "(:goal (or (treated v2) (located v2)))", "(or ...), which is not STRIPS"),
     ("(:goal (treated v2))", "(:goal (exists (?v - victim) (treated ?v)))", "(exists ...), which is not STRIPS"),
-    ("(:goal (treated v2))", "(:goal (not (treated v2)))", "is not STRIPS"),
+    ("(:goal (treated v2))", "(:goal (not (treated v2)))", "is a negative goal literal"),
     ("v2 - victim", "v2 - zombie", "unknown type 'zombie'"),
 ])
 def test_bad_problems_are_one_error(tmp_path, sar, old, new, message):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_json
+from strips_int.files import decode, parse_json, read_bytes
 
 from .domain import Domain
 from .problem import MAX_ATOM_CHARS, load_problem, problem_from_dict, read_atom
@@ -59,6 +59,12 @@ class Trace:
     problem: Problem
     steps: tuple[Step, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
+    #: The file line of each step, for a plan file (:mod:`.plan`), so that its errors name the line.
+    lines: tuple[int, ...] = ()
+
+    def place(self, step: Step) -> str:
+        """How an error names ``step``: ``step 3 (t=4, agent nurse1)``, after its line in a plan file."""
+        return step.describe() if not self.lines else f"line {self.lines[step.index]}, {step.describe()}"
 
 
 def step_label(index: int, t: object, agent: str | None) -> str:
@@ -117,8 +123,15 @@ class ActionGrounder:
 
 
 def load_trace(path: str | Path, domain: Domain, problem: Problem | str | Path | None = None) -> Trace:
-    """Read a trace file; ``problem`` (a Problem or a path) overrides the trace's own."""
-    return trace_from_dict(read_json(path), domain, str(path), problem, base=Path(path).parent)
+    """Read a trace file: ``strips-int-trace/1`` JSON, or a plan file (SPEC section 1, :mod:`.plan`), told
+    apart by content; ``problem`` (a Problem or a path) overrides the trace's own, or is the plan's."""
+    from .plan import is_plan, trace_from_plan  # (plan.py builds on this module)
+
+    source = str(path)
+    data = read_bytes(path)
+    if is_plan(data):
+        return trace_from_plan(decode(data, source), domain, problem, Path(path))
+    return trace_from_dict(parse_json(data, source), domain, source, problem, base=Path(path).parent)
 
 
 def trace_from_dict(
