@@ -127,9 +127,9 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
 def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
-    from strips_int import load_domain
+    from strips_int import analyze, load_domain
+    from strips_int.batch.games import read_games
     from strips_int.batch.rows import game_row
-    from strips_int.batch.games import read_games, report_of
     from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
@@ -139,7 +139,7 @@ def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     for _ in range(rounds + 1):
         start = time.process_time()
         for trace in traces:
-            game_row(report_of(domain, trace))
+            game_row(analyze(domain, trace))
         times.append(1000 * (time.process_time() - start) / len(traces))
     return {"games": len(traces), "warm": spread(times[1:]), "first_pass": times[0]}
 
