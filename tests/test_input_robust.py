@@ -25,7 +25,7 @@ from strips_int.errors import StripsIntError
 from strips_int.batch.games import game_files
 from strips_int.grounders import read_input
 from strips_int.grounders import sar as sar_files
-from strips_int.model.trace import load_trace
+from strips_int.model.trace_file import load_trace
 
 PROBLEM = EXAMPLES / "kit-pass.problem.pddl"
 TRACE = json.loads((EXAMPLES / "kit-pass.trace.json").read_text())

@@ -18,7 +18,7 @@ from strips_int import StripsIntError, load_domain, load_problem
 from strips_int.batch.games import game_files
 from strips_int.model.execution import execute
 from strips_int.model.plan import is_plan, opens_as_plan, problem_beside
-from strips_int.model.trace import load_trace
+from strips_int.model.trace_file import load_trace
 
 FREIGHT = ROOT / "examples" / "freight"
 AGENTS = {"agent-types": ["truck", "airplane"]}

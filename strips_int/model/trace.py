@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import decode, parse_json, read_bytes
 
 from .domain import Domain
 from .problem import MAX_ATOM_CHARS, load_problem, problem_from_dict, read_atom
@@ -122,18 +121,6 @@ class ActionGrounder:
         return action
 
 
-def load_trace(path: str | Path, domain: Domain, problem: Problem | str | Path | None = None) -> Trace:
-    """Read a trace file: ``strips-int-trace/1`` JSON, or a plan file (SPEC section 1, :mod:`.plan`), told
-    apart by content; ``problem`` (a Problem or a path) overrides the trace's own, or is the plan's."""
-    from .plan import is_plan, trace_from_plan  # (plan.py builds on this module)
-
-    source = str(path)
-    data = read_bytes(path)
-    if is_plan(data):
-        return trace_from_plan(decode(data, source), domain, problem, Path(path))
-    return trace_from_dict(parse_json(data, source), domain, source, problem, base=Path(path).parent)
-
-
 def trace_from_dict(
     data: Any,
     domain: Domain,
@@ -141,7 +128,7 @@ def trace_from_dict(
     problem: Problem | str | Path | None = None,
     base: Path = Path("."),
 ) -> Trace:
-    """Build a trace from its parsed JSON (see :func:`load_trace`)."""
+    """Build a trace from its parsed JSON (see :func:`strips_int.model.trace_file.load_trace`)."""
     if not isinstance(data, dict):
         raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\", found {brief(data)}")
     if data.get("format") != FORMAT:
