@@ -1,7 +1,7 @@
 """The fuzz suite of issue 15: every input either reads and analyses, or is one bounded error line naming its file.
 
 Each test mutates small valid inputs (synthesized Overcooked games in every
-format, the repository's traces, PDDL, SAR logs and scenarios) with
+format, the repository's traces, PDDL, SAR logs and scenarios, a hanab.live Hanabi game) with
 hypothesis: structure-aware (drop keys, change types, NaN/inf/huge numbers,
 deep nesting, long strings, lists sharing their halves, cut lists) and as
 bytes (truncated, spliced, random). Runs are derandomized (the ``fuzz``
@@ -27,6 +27,7 @@ from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PR
                          TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
                          json_text, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers, rollout_arrays,
                          rollout_list, run_cli, shared_halves, user_study_game, written)
+from hanabi_json import HELP
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -312,6 +313,22 @@ def test_jaxmarl_npz_mutations(workdir, domains, arrays):
 @given(damaged(npz_bytes(rollout_arrays())))
 def test_jaxmarl_npz_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
+
+
+# ---------------------------------------------------------------- Hanabi: hanab.live game JSON
+
+@fuzz(60)
+@given(mutated(HELP))
+@example({**HELP, "deck": HELP["deck"] * 2000})
+@example({**HELP, "options": {"variant": "Rainbow (6 Suits)"}})
+def test_hanabi_json_mutations(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi.json", json_text(data)), domains["hanabi"])
+
+
+@fuzz(20)
+@given(damaged(json_text(HELP).encode()))
+def test_hanabi_json_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi-damaged.json", data), domains["hanabi"])
 
 
 # ---------------------------------------------------------------- SAR logs and scenarios
