@@ -89,7 +89,8 @@ def _text(data: dict[str, Any]) -> str:
         items = ",\n".join(f"    {json.dumps(item)}" for item in data[key])
         return f'  "{key}": [\n{items}\n  ]' if items else f'  "{key}": []'
 
-    rest = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items() if key not in ("deck", "actions")]
+    rest = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items()
+            if key not in ("deck", "actions")]
     return "{\n" + ",\n".join([rest[0], block("deck"), block("actions"), *rest[1:]]) + "\n}\n"
 
 

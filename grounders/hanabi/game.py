@@ -95,9 +95,9 @@ def read_games(path: Path) -> Iterator[Game | StripsIntError]:
     if isinstance(data, list):
         strays = [k for k, item in enumerate(data) if not (isinstance(item, dict) and "deck" in item)]
         if strays or not data:
+            found = f"this item is {brief(data[strays[0]])} without a deck" if strays else "it is empty"
             yield StripsIntError(source, f"item {strays[0]}" if strays else None, "a file of several hanab.live "
-                                 "games is a list of game objects (with players, deck and actions); "
-                                 + (f"this item is {brief(data[strays[0]])} without a deck" if strays else "it is empty"))
+                                 f"games is a list of game objects (with players, deck and actions); {found}")
             return
         for k, item in enumerate(data):
             try:
