@@ -2,7 +2,7 @@
 
 Cards are written ``"r1"``, ``"p5"`` (the first letter of a No Variant suit, then the
 rank) or as ``(suitIndex, rank)``. :func:`deck` puts the given cards on top and the rest
-of a No Variant deck under them; :func:`game` makes the JSON object.
+of the variant's deck under them; :func:`game` makes the JSON object.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
+from strips_int.grounders.hanabi.variants import RANKS, variant as named
+
 SUITS = "rygbp"
-COPIES = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}
 PLAY, DISCARD, COLOUR, RANK, END = range(5)
 RED, YELLOW, GREEN, BLUE, PURPLE = range(5)
 
@@ -22,10 +23,10 @@ def card(text: str | tuple[int, int]) -> tuple[int, int]:
     return text if isinstance(text, tuple) else (SUITS.index(text[0]), int(text[1:]))
 
 
-def deck(top: Sequence[str | tuple[int, int]], suits: int = 5,
-         one_each: Sequence[int] = ()) -> list[dict[str, int]]:
-    """A full deck (``suits`` suits; those in ``one_each`` have one card per rank) starting with ``top``."""
-    left = Counter({(s, r): 1 if s in one_each else n for s in range(suits) for r, n in COPIES.items()})
+def deck(top: Sequence[str | tuple[int, int]], variant: str = "No Variant") -> list[dict[str, int]]:
+    """A full deck of ``variant`` (its cards as strips_int reads them) starting with ``top``."""
+    rules = named(variant)
+    left = Counter({(s, r): rules.copies(s, r) for s in range(len(rules.suits)) for r in RANKS})
     cards = [card(c) for c in top]
     left.subtract(cards)
     assert min(left.values()) >= 0, "more copies on top than the deck has"
@@ -36,11 +37,8 @@ def deck(top: Sequence[str | tuple[int, int]], suits: int = 5,
 def game(top: Sequence[str | tuple[int, int]], actions: Sequence[Sequence[int]], players: int = 2,
          **options: Any) -> dict[str, Any]:
     """A game of ``players`` players (Alice, Bob, ...); actions as (type, target[, value])."""
-    variant = options.get("variant", "No Variant")
-    suits = 6 if "6 Suits" in variant else 5
-    one_each = [5] if variant.startswith(("Black", "Dark", "Gray")) else []
     return {"players": ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"][:players],
-            "deck": deck(top, suits, one_each),
+            "deck": deck(top, options.get("variant", "No Variant")),
             "actions": [dict(zip(("type", "target", "value"), a)) for a in actions],
             **({"options": options} if options else {})}
 

@@ -196,6 +196,7 @@ def test_empty_clues_and_deck_plays_are_options(domain, tmp_path):
 @pytest.mark.parametrize(("change", "where"), [
     (lambda g: g["deck"].pop(), "deck: 49 cards; a No Variant deck has 50"),
     (lambda g: g["deck"][3].update(suitIndex=5), "deck 3 suitIndex: must be 0 to 4 in No Variant"),
+    (lambda g: g["deck"][0].update(suitIndex=0, rank=5), "deck: 2 cards Red 5; a No Variant deck has 1"),
     (lambda g: g["deck"][3].update(rank="1"), "deck 3 rank: must be 1 to 5"),
     (lambda g: g.update(players=["Alice"]), "players: 1 players; hanab.live plays 2 to 6"),
     (lambda g: g.update(options={"variant": "Up or Down (5 Suits)"}), "options.variant: 'Up or Down (5 Suits)'"),

@@ -159,7 +159,7 @@ def test_library_errors_name_no_command_line_flag():
     assert str(info.value).startswith("layout 'nowhere': unknown layout 'nowhere'") and "--" not in str(info.value)
     with pytest.raises(StripsIntError) as info:
         analyze("no-such-domain", EXAMPLES / "kit-pass.trace.json")
-    assert "no such file, nor a packaged domain (packaged: overcooked, sar)" in str(info.value)
+    assert "no such file, nor a packaged domain (packaged: hanabi, overcooked, sar)" in str(info.value)
 
 
 def test_console_script_version_and_lazy_imports():

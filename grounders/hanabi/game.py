@@ -20,6 +20,7 @@ and range, and an error names the field (``actions 12 target``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -80,7 +81,7 @@ def detect(path: Path) -> bool:
             if _CARD_KEY in start:  # a substring search first: most files are no game, and have neither key
                 return bool(_CARD.search(start))
             return _ACTION_KEY in start and bool(_ACTION.search(start)) and bool(_CARD.search(handle.readall()))
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path
         return False
 
 
@@ -141,6 +142,10 @@ def game_from_json(data: Any, source: str) -> Game:
     deck = tuple(_card(source, rules, item, i) for i, item in enumerate(_list(source, data.get("deck"), "deck")))
     if len(deck) != rules.deck_size:
         raise StripsIntError(source, "deck", f"{len(deck)} cards; a {rules.name} deck has {rules.deck_size}")
+    for (suit, rank), count in sorted(Counter(deck).items()):
+        if count != rules.copies(suit, rank):
+            raise StripsIntError(source, "deck", f"{count} cards {rules.suits[suit].name} {rank}; a {rules.name} deck "
+                                 f"has {rules.copies(suit, rank)}")
     raw = _list(source, data.get("actions"), "actions")
     if len(raw) > MAX_ACTIONS:
         raise StripsIntError(source, "actions", f"{len(raw)} actions; at most {MAX_ACTIONS} are read")

@@ -129,7 +129,7 @@ def lift(replay: Replay, domain: Domain) -> Trace:
     for turn in replay.turns:
         for atom in turn_atoms(turn, replay, names):
             times.append(turn.index)
-            actions.append(grounder.grounded.get(atom) or grounder.ground(atom, f"action {turn.index}"))
+            actions.append(grounder.ground(atom, f"action {turn.index}"))
     meta = {"players": list(game.players), "num_players": len(game.players), "variant": game.variant.name,
             "score": replay.score, "reward": replay.score, "end": replay.end, **game.meta}
     return Trace(source=game.source, problem=problem, steps=Step.numbered(times, actions), meta=meta)
