@@ -379,9 +379,17 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
                                      "steps": [{"t": "x" * 200_000}]}),
         "good.log.json": SAR_LOGS[0].read_text(),
     })
+    files.update({
+        "cut.hanabi.json": json_text(HELP)[:300],
+        "deep.hanabi.json": json_text({**HELP, "options": DEEP_ARRAY}),
+        "illegal.hanabi.json": json_text({**HELP, "actions": [{"type": 0, "target": 7}]}),
+        "names.hanabi.json": json_text({**HELP, "players": ["x" * 200_000, "b"]}),
+        "good.hanabi.json": json_text(HELP),
+    })
     paths = sorted(written(folder / name, data) for name, data in files.items())
-    return {"overcooked": [p for p in paths if not p.name.endswith((".log.json", ".trace.json"))],
-            "sar": [p for p in paths if p.name.endswith((".log.json", ".trace.json"))]}
+    kinds = {"sar": (".log.json", ".trace.json"), "hanabi": (".hanabi.json",)}
+    return {"overcooked": [p for p in paths if not p.name.endswith(sum(kinds.values(), ()))],
+            **{domain: [p for p in paths if p.name.endswith(ends)] for domain, ends in kinds.items()}}
 
 
 @pytest.fixture(scope="module")
@@ -401,7 +409,7 @@ def _bad(files: list[Path]) -> list[Path]:
     return [f for f in files if not f.name.startswith("good")]
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     files = bad_inputs[domain]
     result = run_cli("strips_int.check", domain, *map(str, files), *_grid_option(files, domain))
@@ -412,7 +420,7 @@ def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     assert result.stdout.decode().count("interdependencies:") == len(files) - len(_bad(files))
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_evaluate_writes_an_error_row_per_bad_input(bad_inputs, domain, tmp_path):
     files = bad_inputs[domain]
     result = run_cli("strips_int.evaluate", domain, *map(str, files), "--out", str(tmp_path / "out"), "--jobs", "1",

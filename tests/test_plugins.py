@@ -209,7 +209,7 @@ def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path)
     monkeypatch.setattr(grounders, "entry_points", lambda group: [Point()] if group == grounders.ENTRY_POINTS else [])
     grounders._found.cache_clear()
     try:
-        assert list(grounders.registered()) == ["jaxmarl", "overcooked", "sar", "toy"]
+        assert list(grounders.registered()) == ["hanabi", "jaxmarl", "overcooked", "sar", "toy"]
         assert "--toy-speed" in [o.flag for o in grounders.all_options()]
         grounders.registered()
         assert loaded == ["toy"]
