@@ -215,7 +215,7 @@ def written(path: Path, data: bytes | str) -> Path:
 # ---------------------------------------------------------------- repository files
 
 EXAMPLES = ROOT / "examples" / "sar"
-DOMAINS = {name: ROOT / "domains" / f"{name}.pddl" for name in ("sar", "overcooked")}
+DOMAINS = {name: ROOT / "domains" / f"{name}.pddl" for name in ("sar", "overcooked", "hanabi")}
 TRACES = sorted(EXAMPLES.glob("*.trace.json"))
 PROBLEMS = sorted(EXAMPLES.glob("*.problem.pddl"))
 SAR_LOGS = sorted(EXAMPLES.glob("*.log.json"))

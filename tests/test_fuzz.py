@@ -1,7 +1,7 @@
 """The fuzz suite of issue 15: every input either reads and analyses, or is one bounded error line naming its file.
 
 Each test mutates small valid inputs (synthesized Overcooked games in every
-format, the repository's traces, PDDL, SAR logs and scenarios) with
+format, the repository's traces, PDDL, SAR logs and scenarios, a hanab.live Hanabi game) with
 hypothesis: structure-aware (drop keys, change types, NaN/inf/huge numbers,
 deep nesting, long strings, lists sharing their halves, cut lists) and as
 bytes (truncated, spliced, random). Runs are derandomized (the ``fuzz``
@@ -26,6 +26,7 @@ from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PR
                          TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
                          json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers,
                          rollout_arrays, rollout_list, run_cli, shared_halves, user_study_game, written)
+from hanabi_json import HELP
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -281,6 +282,22 @@ def test_jaxmarl_npz_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
 
 
+# ---------------------------------------------------------------- Hanabi: hanab.live game JSON
+
+@fuzz(60)
+@given(mutated(HELP))
+@example({**HELP, "deck": HELP["deck"] * 2000})
+@example({**HELP, "options": {"variant": "Rainbow (6 Suits)"}})
+def test_hanabi_json_mutations(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi.json", json_text(data)), domains["hanabi"])
+
+
+@fuzz(20)
+@given(damaged(json_text(HELP).encode()))
+def test_hanabi_json_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi-damaged.json", data), domains["hanabi"])
+
+
 # ---------------------------------------------------------------- SAR logs and scenarios
 
 @fuzz(60)
@@ -329,9 +346,17 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
                                      "steps": [{"t": "x" * 200_000}]}),
         "good.log.json": SAR_LOGS[0].read_text(),
     })
+    files.update({
+        "cut.hanabi.json": json_text(HELP)[:300],
+        "deep.hanabi.json": json_text({**HELP, "options": DEEP_ARRAY}),
+        "illegal.hanabi.json": json_text({**HELP, "actions": [{"type": 0, "target": 7}]}),
+        "names.hanabi.json": json_text({**HELP, "players": ["x" * 200_000, "b"]}),
+        "good.hanabi.json": json_text(HELP),
+    })
     paths = sorted(written(folder / name, data) for name, data in files.items())
-    return {"overcooked": [p for p in paths if not p.name.endswith((".log.json", ".trace.json"))],
-            "sar": [p for p in paths if p.name.endswith((".log.json", ".trace.json"))]}
+    kinds = {"sar": (".log.json", ".trace.json"), "hanabi": (".hanabi.json",)}
+    return {"overcooked": [p for p in paths if not p.name.endswith(sum(kinds.values(), ()))],
+            **{domain: [p for p in paths if p.name.endswith(ends)] for domain, ends in kinds.items()}}
 
 
 @pytest.fixture(scope="module")
@@ -351,7 +376,7 @@ def _bad(files: list[Path]) -> list[Path]:
     return [f for f in files if not f.name.startswith("good")]
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     files = bad_inputs[domain]
     result = run_cli("strips_int.check", domain, *map(str, files), *_grid_option(files, domain))
@@ -362,7 +387,7 @@ def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     assert result.stdout.decode().count("interdependencies:") == len(files) - len(_bad(files))
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_evaluate_writes_an_error_row_per_bad_input(bad_inputs, domain, tmp_path):
     files = bad_inputs[domain]
     result = run_cli("strips_int.evaluate", domain, *map(str, files), "--out", str(tmp_path / "out"), "--jobs", "1",

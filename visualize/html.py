@@ -1,5 +1,8 @@
 """One game as a self-contained HTML page: summary, one table row per interdependence, timeline, states.
 
+Each row shows the giver's and the receiver's actions and the facts the receiver needed from the giver
+(a clue and the play it informed: ``(rank-known c12-red3 hand1)``; an onion handed over a counter).
+
 Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
 states), so the file opens from disk in any browser with no server and no
 network. Where the game's grounder draws its states (an Overcooked kitchen:
@@ -97,13 +100,13 @@ def html_report(report: Report) -> str:
         giver, receiver = item["giver"], item["receiver"]
         row = [i, f"{giver['t']}", html.escape(str(giver["agent"])), html.escape(giver["action"]),
                f"{receiver['t']}", html.escape(str(receiver["agent"])), html.escape(receiver["action"]),
-               html.escape(", ".join(item["objects"])),
+               html.escape(" ".join(item["facts"])), html.escape(", ".join(item["objects"])),
                f'<span class="{item["category"]}">{item["category"]}</span>', html.escape(item["why"])]
         if draw is not None:
             row.append(_states(report, draw, item, before))
         rows.append(row)
-    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "objects",
-              "category", "why"] + (["state"] if draw is not None else [])
+    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "needed",
+              "objects", "category", "why"] + (["state"] if draw is not None else [])
     meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
