@@ -5,8 +5,9 @@
   cannot follow; each is loaded from its folder and mounted where it installs,
   so the pages name ``strips_int.grounders.register``, as users import it.
 - ``strips_int``'s public names are imported on first use (its module
-  ``__getattr__``), so griffe sees none of them there: each is added as an
-  alias of where it is defined, and the pages show ``strips_int.analyze``.
+  ``__getattr__``), so griffe sees none of them there: each name of its
+  ``__all__`` is added as an alias of where it is defined, and the pages show
+  ``strips_int.analyze``.
 - The docstrings cite names with Sphinx roles (``:func:`~strips_int.x.y```);
   mkdocstrings renders Markdown, which would show the roles raw: each becomes a
   code span of the name as Sphinx would print it.
@@ -17,8 +18,8 @@ reads Sphinx roles.
 
 from __future__ import annotations
 
+import importlib.util
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,16 @@ ROOT = Path(__file__).resolve().parents[2]
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|data|exc|obj|const):`(~?)([^`]+)`")
 
 
-def mounted() -> dict[str, str]:
-    """Subpackage name under ``strips_int`` -> its folder's name, from pyproject's ``package-dir``."""
-    with open(ROOT / "pyproject.toml", "rb") as handle:
-        folders = tomllib.load(handle)["tool"]["setuptools"]["package-dir"]
-    return {name.split(".", 1)[1]: folder for name, folder in folders.items() if name.startswith("strips_int.")}
+def mounted() -> list[str]:
+    """The repository's top-level packages that install inside ``strips_int`` (pyproject's ``package-dir``),
+    as the installed package finds them."""
+    found = []
+    for folder in sorted(ROOT.iterdir()):
+        if folder.name != "strips_int" and (folder / "__init__.py").is_file():
+            spec = importlib.util.find_spec(f"strips_int.{folder.name}")
+            if spec is not None and [Path(p).resolve() for p in spec.submodule_search_locations or ()] == [folder]:
+                found.append(folder.name)
+    return found
 
 
 def plain_roles(text: str) -> str:
@@ -48,11 +54,12 @@ class StripsInt(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         if pkg.name != "strips_int":
             return
-        for name, folder in mounted().items():
-            module = loader.load(folder)
-            pkg.set_member(name, module)
-        for name, where in strips_int._WHERE.items():  # the package's own index of its public names
-            pkg.set_member(name, griffe.Alias(name, f"strips_int.{where}.{name}", parent=pkg))
+        for name in mounted():
+            pkg.set_member(name, loader.load(name))
+        for name in strips_int.__all__:
+            where = getattr(getattr(strips_int, name), "__module__", None)  # a class or function: where defined
+            if where is not None and where != "strips_int":
+                pkg.set_member(name, griffe.Alias(name, f"{where}.{name}", parent=pkg))
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
