@@ -131,12 +131,12 @@ def test_the_problem_beside_a_plan(tmp_path, plan, problem):
 
 def test_no_problem_or_several_beside_a_plan_is_an_error(tmp_path):
     (tmp_path / "sas_plan").write_text("")
-    with pytest.raises(StripsIntError, match="no problem for this plan: give --problem, or put one problem file"):
+    with pytest.raises(StripsIntError, match="no problem for this plan: give its problem, or put one problem file"):
         problem_beside(tmp_path / "sas_plan")
     for name in ("p01.pddl", "p02.pddl"):
         shutil.copy(FREIGHT / "p01.pddl", tmp_path / name)
-    with pytest.raises(StripsIntError, match=r"2 problem files beside this plan \(p01.pddl, p02.pddl\): give "
-                                             r"--problem, or name the plan after its problem"):
+    with pytest.raises(StripsIntError, match=r"2 problem files beside this plan \(p01.pddl, p02.pddl\): give its "
+                                             r"problem, or name the plan after its problem"):
         problem_beside(tmp_path / "sas_plan")
     named = tmp_path / "named"
     named.mkdir()

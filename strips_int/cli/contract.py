@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any, Callable, Literal, NoReturn
 
-DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (overcooked, sar)"
+DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
 BROKEN_PIPE, INTERRUPTED = 141, 130
 

@@ -51,6 +51,16 @@ _NOT_STRIPS = {
 }
 
 
+_DEFINES = re.compile(rb"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
+_COMMENT = re.compile(rb";[^\n]*")
+
+
+def defines(head: bytes) -> str | None:
+    """What a PDDL file defines, from its first bytes: ``"domain"``, ``"problem"``, or None (not PDDL)."""
+    found = _DEFINES.match(_COMMENT.sub(b"", head).lstrip())
+    return found.group(1).decode().lower() if found else None
+
+
 def parse(parser, text: str, source: str):
     """Parse with a cached `pddl` parser; every failure of the parser is a :class:`StripsIntError`.
 

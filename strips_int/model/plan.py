@@ -26,6 +26,7 @@ from pathlib import Path
 from strips_int.errors import StripsIntError, brief, cut
 
 from .domain import Domain
+from .pddl import defines
 from .problem import load_problem, read_atom
 from .task import Problem
 from .trace import ActionGrounder, Step, Trace
@@ -36,8 +37,6 @@ PLAN_LINE = re.compile(r"\s*(?:\d+(?:\.\d*)?\s*:\s*)?(\([^()]*\))\s*(?:\[[^\]]*\
 PLAN_SUFFIX = re.compile(r"(?P<stem>.+?)(?:\.pddl)?\.(?:plan|soln|sol|txt)(?:\.\d+)?")
 #: How many bytes of a file say whether it is a plan or a problem.
 HEAD_BYTES = 4096
-_PROBLEM_START = re.compile(rb"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
-_COMMENT = re.compile(rb";[^\n]*")
 
 
 def is_plan(data: bytes) -> bool:
@@ -114,17 +113,17 @@ def problem_beside(plan: Path) -> Path:
         return problems[0]
     expected = f"{named.group('stem')}.pddl beside it or " if named is not None else ""
     if not problems:
-        raise StripsIntError(str(plan), None, f"no problem for this plan: give --problem, or put {expected}one "
+        raise StripsIntError(str(plan), None, f"no problem for this plan: give its problem, or put {expected}one "
                              "problem file in its folder")
     shown = cut(", ".join(p.name for p in problems), 120)
-    raise StripsIntError(str(plan), None, f"{len(problems)} problem files beside this plan ({shown}): give "
-                         "--problem, or name the plan after its problem (p01.pddl: p01.plan)")
+    raise StripsIntError(str(plan), None, f"{len(problems)} problem files beside this plan ({shown}): give its "
+                         "problem, or name the plan after its problem (p01.pddl: p01.plan)")
 
 
 def _is_problem(path: Path) -> bool:
     """Whether a ``.pddl`` file defines a problem (not a domain), from its first bytes."""
     try:
         with open(path, "rb") as handle:
-            return _PROBLEM_START.match(_COMMENT.sub(b"", handle.read(HEAD_BYTES)).lstrip()) is not None
+            return defines(handle.read(HEAD_BYTES)) == "problem"
     except OSError:
         return False
