@@ -1,21 +1,24 @@
 """CPU per layout of RC on generated layouts, side by side: the fast path, the planner path, the start commit.
 
     python benchmarks/rc_layouts.py [--count 300] [--seed 7] [--rounds 3] [--jobs 2]
-                                    [--modes fast,planner,start] [--start-tree ../wt-rc-start]
+                                    [--modes fast,planner,start] [--start-tree ../start]
     python benchmarks/rc_layouts.py --scaling [--limit 60] [--sizes 10,20,28,40] [--jobs N]
 
 The first form writes ``--count`` two-player layouts (``generated_layouts.py``, ``--seed``) into a
 temporary folder and classifies all of them once per mode and round, each run a child process
-whose CPU (its own and that of every process below it: workers, classifications, Fast Downward) is
-read from the operating system when it ends:
+whose CPU (user + sys of its own and of every process below it: workers, classifications, Fast
+Downward; start-up included) is read from the operating system when it ends (``paper.child_cpu``, as
+``revisions.py`` measures two revisions):
 
 * ``fast``: ``python -m strips_int.rc --grid FOLDER --jobs N --out fast.csv`` (this checkout);
 * ``planner``: the same with ``--search planner`` (every projection and joint problem by the planner);
 * ``start``: the start commit's code (``--start-tree``, a worktree of 65f3e68 with its own ``.venv``),
-  whose ``rc --grid`` took one file: one process classifying every layout in turn with its
-  ``layout_rc`` (every ordered recipe, ``--jobs`` planner calls at once).
+  whose ``rc --grid`` took one file and planned only the first ordered recipe: one process
+  classifying every layout in turn with its ``layout_rc`` (every ordered recipe, as its
+  ``--all-layouts`` did; ``--jobs`` planner calls at once).
 
-Modes alternate within a round and rotate between rounds. It prints each run's CPU per layout, each
+Modes alternate within a round and rotate between rounds (no warm-up run: the rotation spreads what
+a first run pays over the modes). It prints each run's CPU per layout, each
 mode's median and spread over the rounds, the ratio of the medians to the fast path (and its range
 over the rounds), the CPU model, and each mode's verdicts against an independent flood fill
 (``generated_layouts.flood_fill_verdict``).
@@ -31,10 +34,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import platform
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,8 +44,8 @@ from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generated_layouts  # noqa: E402 - the generator beside this script
+from paper import ROOT, child_cpu, machine, spread  # noqa: E402 - the CPU of a child, as paper.py measures it
 
-ROOT = Path(__file__).resolve().parents[1]
 MODES = ("fast", "planner", "start")
 #: The start commit classifying many layout files in one process (its ``rc --grid`` took one file).
 START_SCRIPT = """
@@ -54,13 +55,16 @@ from strips_int.errors import StripsIntError
 from strips_int.grounders.overcooked import load_grid
 from strips_int.rc_cli import layout_rc
 domain = load_domain("overcooked")
-jobs = int(sys.argv[1])
-for path in sys.argv[2:]:
+out, jobs = sys.argv[1], int(sys.argv[2])
+verdicts = {}
+for path in sys.argv[3:]:
     try:
-        result = layout_rc(domain, load_grid(path), jobs=jobs)
-        print(json.dumps([path, result.verdict, result.reason or ""]), flush=True)
-    except StripsIntError as exc:
-        print(json.dumps([path, "error", str(exc)]), flush=True)
+        verdicts[path] = layout_rc(domain, load_grid(path), jobs=jobs).verdict
+    except StripsIntError:
+        verdicts[path] = "error"
+with open(out, "w") as handle:
+    json.dump(verdicts, handle)
+print(len(verdicts), "layouts")
 """
 
 
@@ -74,37 +78,22 @@ def open_grid(size: int) -> str:
     return "\n".join("".join(row) for row in rows) + "\n"
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run(mode: str, folder: Path, paths: list[Path], jobs: int, start_tree: Path, work: Path
         ) -> tuple[float, float, dict[str, str]]:
-    """One mode's run over every layout: its CPU and wall seconds, and each layout's verdict."""
-    out = work / f"{mode}.csv"
+    """One mode's run over every layout: its CPU and wall seconds, and each layout's verdict (a run that
+    fails, an error row among them, stops the benchmark)."""
+    out = work / f"{mode}.{'json' if mode == 'start' else 'csv'}"
     if mode == "start":
-        command = [str(start_tree / ".venv" / "bin" / "python"), "-c", START_SCRIPT, str(jobs), *map(str, paths)]
+        command = [str(start_tree / ".venv" / "bin" / "python"), "-c", START_SCRIPT, str(out), str(jobs),
+                   *map(str, paths)]
     else:
         command = [sys.executable, "-m", "strips_int.rc", "--grid", str(folder), "--jobs", str(jobs), "--out",
                    str(out), *(["--search", "planner"] if mode == "planner" else [])]
-    cpu, wall = children_cpu(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=start_tree if mode == "start" else ROOT)
-    cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{mode} run failed ({done.returncode}): {done.stderr[-2000:]}")
+    wall = time.perf_counter()
+    cpu, _ = child_cpu(command, start_tree if mode == "start" else ROOT)
+    wall = time.perf_counter() - wall
     if mode == "start":
-        verdicts = {path: verdict for path, verdict, _ in map(json.loads, done.stdout.splitlines())}
+        verdicts = json.loads(out.read_text())
     else:
         with open(out, newline="") as handle:
             verdicts = {row["layout"]: row["verdict"] for row in csv.DictReader(handle)}
@@ -123,7 +112,8 @@ def compare(args: argparse.Namespace) -> None:
         truth = {str(p): generated_layouts.flood_fill_verdict(p.read_text(), p.suffix) for p in paths}
         print(f"{len(paths)} generated layouts (seed {args.seed}): " + ", ".join(
             f"{v} {n}" for v, n in sorted(_tally(truth.values()).items())) + " by flood fill")
-        print(f"CPU: {cpu_model()}; jobs {args.jobs}; CPU seconds of each run's whole process tree / layouts\n")
+        print(f"CPU: {machine()['cpu']} ({machine()['cores']} cores); jobs {args.jobs}; CPU seconds of each run's "
+              "whole process tree / layouts\n")
         per_layout: dict[str, list[float]] = {m: [] for m in modes}
         agree: dict[str, list[int]] = {m: [] for m in modes}
         print(f"{'round':>5} {'mode':<8} {'CPU s':>8} {'wall s':>8} {'CPU ms/layout':>14} {'flood fill agrees':>18}")
@@ -145,14 +135,14 @@ def compare(args: argparse.Namespace) -> None:
         print("|---|---|---|---|---|---|")
         base = per_layout.get("fast")
         for mode in modes:
-            values = per_layout[mode]
+            s = spread(per_layout[mode])
             ratio = rounds_ratio = ""
             if base and mode != "fast":
-                ratio = f"{statistics.median(values) / statistics.median(base):.1f}"
-                each = [v / b for v, b in zip(values, base)]
-                rounds_ratio = f"{min(each):.1f}-{max(each):.1f}"
-            print(f"| {mode} | {statistics.median(values):.1f} | {min(values):.1f}-{max(values):.1f} | {ratio} | "
-                  f"{rounds_ratio} | {min(agree[mode])}/{len(paths)} |")
+                ratio = f"{s['median'] / statistics.median(base):.1f}"
+                each = spread([v / b for v, b in zip(per_layout[mode], base)])
+                rounds_ratio = f"{each['min']:.1f}-{each['max']:.1f}"
+            print(f"| {mode} | {s['median']:.1f} | {s['min']:.1f}-{s['max']:.1f} | {ratio} | {rounds_ratio} | "
+                  f"{min(agree[mode])}/{len(paths)} |")
 
 
 def _tally(values: Any) -> dict[str, int]:
@@ -160,6 +150,12 @@ def _tally(values: Any) -> dict[str, int]:
     for value in values:
         found[value] = found.get(value, 0) + 1
     return found
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the planner's)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def subjects(sizes: list[int]) -> Iterator[tuple[str, Any]]:
@@ -186,10 +182,10 @@ def scaling(limit: float, sizes: list[int], jobs: int | None) -> None:
     for name, layout in subjects(sizes):
         reach[name] = (0, None)
         for soups in steps:
-            wall, cpu = time.perf_counter(), time.process_time() + children_cpu()
+            wall, cpu = time.perf_counter(), _own_cpu()
             _, result = classify_alternatives(domain, layout_alternatives(layout, domain, soups),
                                               Settings(timeout=limit, jobs=jobs), time.monotonic() + limit)
-            wall, cpu = time.perf_counter() - wall, time.process_time() + children_cpu() - cpu
+            wall, cpu = time.perf_counter() - wall, _own_cpu() - cpu
             print(f"{name:<26} {soups:>5} {result.verdict:<8} {wall:>8.2f} {cpu:>8.2f}", flush=True)
             if result.verdict == UNKNOWN:
                 reach[name] = (reach[name][0], soups)
@@ -207,8 +203,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="layouts (start: planner calls) at once (default 2)")
     parser.add_argument("--modes", default=",".join(MODES), help="of fast, planner, start (default: all)")
-    parser.add_argument("--start-tree", type=Path, default=ROOT.parent / "wt-rc-start",
-                        help="a worktree of the start commit with its own .venv (default ../wt-rc-start)")
+    parser.add_argument("--start-tree", type=Path, default=ROOT.parent / "start",
+                        help="a worktree of the start commit with its own .venv (default ../start)")
     parser.add_argument("--scaling", action="store_true", help="soups 1, 2, ... on layouts and open grids")
     parser.add_argument("--limit", type=float, default=60.0, help="--scaling: time limit per run (default 60)")
     parser.add_argument("--sizes", default="10,20,28,40", help="--scaling: open grid sizes (default 10,20,28,40)")

@@ -20,19 +20,20 @@ import pkgutil
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import GAMES, START, Alternative, Grounder, Kind, Option, check_actions
+from .base import GAMES, START, Alternative, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "Alternative", "Grounder", "Kind", "Option", "all_options", "grounder_for", "kind_of",
-           "read_input", "register", "registered", "start_alternatives", "start_names"]
+__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options",
+           "check_options", "commands", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
+           "start_alternatives", "start_names"]
 
 ENTRY_POINTS = "strips_int.grounders"
 _added: dict[str, Grounder] = {}
@@ -116,6 +117,34 @@ def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
     return None
 
 
+def commands() -> dict[str, tuple[str, str]]:
+    """The grounders' own command lines: subcommand -> (module whose ``main`` runs it, one-line help)."""
+    found: dict[str, tuple[str, str]] = {}
+    for grounder in registered().values():
+        found.update(getattr(grounder, "commands", {}))
+    return found
+
+
+def drawing_for(domain: str, problem: Problem) -> Drawing | None:
+    """How a grounder of ``domain`` (a domain's name) draws a state of ``problem``, or None."""
+    for grounder in registered().values():
+        draw = getattr(grounder, "drawing", None)
+        if grounder.domain == domain and draw is not None:
+            found = draw(problem)
+            if found is not None:
+                return found
+    return None
+
+
+def check_options(paths: Sequence[Path], options: Mapping[str, Any]) -> None:
+    """Each grounder's :meth:`~.base.Grounder.check_options` on a batch's files, with the options it declares."""
+    for grounder in registered().values():
+        check = getattr(grounder, "check_options", None)
+        mine = {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
+        if check is not None and mine:
+            check(paths, **mine)
+
+
 def all_options() -> tuple[Option, ...]:
     """Every grounder's command-line options, once per ``dest`` (the first declaration wins)."""
     seen: dict[str, Option] = {}
@@ -127,19 +156,23 @@ def all_options() -> tuple[Option, ...]:
 
 def start_alternatives(grounder: Grounder, name: str, domain: Domain, **options: Any
                        ) -> tuple[Alternative, ...] | None:
-    """The start problem of ``name`` as its alternative goals, by the grounder's own
-    ``start_alternatives``, else its ``start_problem`` as the only one; None when it does not know ``name``."""
+    """The start problem of ``name`` as its alternative goals, by the grounder's own ``start_alternatives``,
+    else :meth:`BaseGrounder.start_alternatives` (its start problem as the only one); None when it does not
+    know ``name``."""
     own = getattr(grounder, "start_alternatives", None)
     if own is not None:
         return own(name, domain, **options)
-    problem = grounder.start_problem(name, domain, **options)
-    return None if problem is None else (Alternative(problem),)
+    return BaseGrounder.start_alternatives(grounder, name, domain, **options)  # type: ignore[arg-type]
 
 
 def start_names(grounder: Grounder) -> list[str]:
     """The layouts or scenarios the grounder knows by name (none when it does not say)."""
     own = getattr(grounder, "start_names", None)
     return list(own()) if own is not None else []
+
+
+#: Game-file suffixes a strips-int trace never has: such a file no grounder recognizes is no game at all.
+NOT_TRACES = (".csv", ".pkl", ".pickle")
 
 
 def read_input(
@@ -161,7 +194,7 @@ def read_input(
 
 def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
     from strips_int.files import regular_file
-    from strips_int.model.trace import load_trace
+    from strips_int.model.trace_file import load_trace
 
     try:
         regular_file(path)
@@ -169,6 +202,11 @@ def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str
         yield exc
         return
     grounder = grounder_for(path)
+    if grounder is None and path.suffix.lower() in NOT_TRACES:
+        names = ", ".join(registered())
+        yield StripsIntError(str(path), None, f"not a game: no grounder ({names}) reads this {path.suffix} file, "
+                             "and a strips-int trace is JSON")
+        return
     if grounder is None:
         try:
             yield load_trace(path, domain, problem)

@@ -3,15 +3,14 @@
 A grounder recognizes its files from their parsed content, reads each game of
 a file into a :class:`~strips_int.model.trace.Trace` of its packaged domain (steps
 grounded by :class:`strips_int.model.trace.ActionGrounder` and applied by
-:func:`strips_int.model.trace.apply`), declares its command-line options once, and
-optionally gives the start problem of a named layout or scenario for RC: as one
-problem (:meth:`Grounder.start_problem`) or as the alternative goals it may be
-reached by (:meth:`Grounder.start_alternatives`: an Overcooked layout with two
-ordered recipes is done when either soup is delivered), and the names it knows
-(:meth:`Grounder.start_names`, for ``rc --all-layouts``). The last two may be
-left out: :func:`strips_int.grounders.start_alternatives` and
-:func:`strips_int.grounders.start_names` give the defaults (the start problem as
-its only alternative; no names).
+:func:`strips_int.model.execution.apply`), declares its command-line options once, and
+optionally gives the start problem of a named layout or scenario for RC, command
+lines of its own and a drawing of its states for the HTML report. A start problem
+may come as the alternative goals it may be reached by
+(:meth:`Grounder.start_alternatives`: an Overcooked layout with two ordered
+recipes is done when either soup is delivered), and a grounder may name the
+layouts or scenarios it knows (:meth:`Grounder.start_names`, for ``rc
+--all-layouts``).
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
 is turned into one by :func:`strips_int.errors.internal_error` at the registry's boundary, so a
@@ -22,13 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
 
 from strips_int.errors import StripsIntError
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
     from strips_int.model.domain import Domain
-    from strips_int.model.task import Problem
+    from strips_int.model.task import Fact, Problem
     from strips_int.model.trace import Trace
 
 
@@ -92,15 +93,61 @@ class Grounder(Protocol):
         """The start problem of a named layout or scenario (for RC), or None."""
         ...
 
+    # Optional (a grounder without them has none; :class:`BaseGrounder` gives these defaults):
+    #: Command lines of its own: subcommand -> (module whose ``main`` runs it, one-line help).
+    commands: Mapping[str, tuple[str, str]]
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        """How to draw a state of ``problem`` (the HTML report shows one beside each interdependence), or None."""
+        ...
+
     def start_alternatives(self, name: str, domain: Domain, **options: Any) -> tuple[Alternative, ...] | None:
-        """Optional: the start problem of ``name`` as its alternative goals (at least one), or None.
-        Default: :meth:`start_problem` as the only alternative."""
+        """The start problem of ``name`` as its alternative goals (at least one), or None."""
         ...
 
     def start_names(self) -> Sequence[str]:
-        """Optional: the layouts or scenarios :meth:`start_problem` knows by name (``rc --all-layouts``).
-        Default: none."""
+        """The layouts or scenarios :meth:`start_problem` knows by name (``rc --all-layouts``)."""
         ...
+
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
+        """Raise a :class:`StripsIntError` when the options given for a batch of game files cannot work for
+        them (one error for the batch, before any game is read, instead of the same error in every row)."""
+        ...
+
+
+class Drawing(Protocol):
+    """Draws one state of a problem on matplotlib axes: ``agents`` in ``colors`` (by index), the objects in
+    ``highlight`` (those an interdependence shares) marked. It may also have ``key(ax, agents, colors)``,
+    which draws what its symbols mean (the HTML report shows it once, above the drawings)."""
+
+    def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
+                 colors: Sequence[str]) -> None:
+        ...
+
+
+class BaseGrounder:
+    """Defaults of the optional parts of :class:`Grounder`, for a grounder to derive from."""
+
+    options: tuple[Option, ...] = ()
+    commands: Mapping[str, tuple[str, str]] = {}
+
+    def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
+        return None
+
+    def start_alternatives(self, name: str, domain: Domain, **options: Any) -> tuple[Alternative, ...] | None:
+        """:meth:`start_problem` as the only alternative (the registry applies this to any grounder without
+        its own)."""
+        problem = self.start_problem(name, domain, **options)
+        return None if problem is None else (Alternative(problem),)
+
+    def start_names(self) -> Sequence[str]:
+        return ()
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        return None
+
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
+        return None
 
 
 def check_actions(actions: frozenset[str], domain: Domain, wanted: str, source: str) -> None:

@@ -44,27 +44,46 @@ def compare():
 def test_every_known_layout_gets_the_planner_paths_answers(domain):
     """On every layout strips_int knows (overcooked-ai's too), each recipe: every witness executes, acts for its
     agent alone and delivers the soup, so the planner would find one too; every proof that an agent (or the
-    team) cannot, found by search, is the planner's proof too. The rest is the planner path's own code
-    (relaxed reachability, the reasons). ``benchmarks/rc_fast_path.py`` runs both paths whole on every layout."""
-    from strips_int.analysis.rc import BY_SEARCH, UNSOLVABLE, required_cooperation
+    team) cannot is relaxed reachability's, the planner path's own code (with negative preconditions kept, SPEC
+    section 6, it sees an idle partner in the way). ``benchmarks/rc_fast_path.py`` runs both paths whole on
+    every layout; a proof by search is checked against the planner below."""
+    from strips_int.analysis.rc import BY_RELAXATION, UNSOLVABLE, required_cooperation
     from strips_int.grounders.overcooked import get_layout, known_layouts, layout_alternatives
-    from strips_int.planners.bounded import Call, solve_all
 
     witness_problems = _benchmark("rc_fast_path").witness_problems
-    disputed, verdicts = {}, set()
+    proofs, verdicts = set(), set()
     for name in known_layouts(aliases=False):
         for alternative in layout_alternatives(get_layout(name), domain):
             result = required_cooperation(domain, alternative.problem)
             assert witness_problems(result) == [], name
             verdicts.add(result.verdict)
-            searched = {agent: answer.search for agent, answer in result.agents.items()}
-            for actor, answer in {**searched, None: result.joint}.items():
-                if answer.status == UNSOLVABLE and answer.proof == BY_SEARCH:
-                    actors = (actor,) if actor else tuple(result.agents)
-                    disputed[name, alternative.recipe, actor] = Call(domain, alternative.problem, actors, "auto")
-    assert {"RC", "non-RC"} <= verdicts and len(disputed) >= 5
-    answers = solve_all(list(disputed.values()), time.monotonic() + 600, jobs=2)
-    assert {key: a.status for key, a in zip(disputed, answers)} == dict.fromkeys(disputed, UNSOLVABLE)
+            answers = [result.joint, *(agent.search for agent in result.agents.values())]
+            proofs |= {answer.proof for answer in answers if answer.status == UNSOLVABLE}
+    assert {"RC", "non-RC"} <= verdicts and proofs == {BY_RELAXATION}
+
+
+#: Two agents, one key each; opening a door uses the key up. Either alone opens one door, the goal wants two:
+#: relaxed-reachable (delete effects ignored), yet unsolvable alone, which only a search proves.
+KEYS_DOMAIN = """(define (domain keys) (:requirements :strips :typing) (:types agent door)
+  (:predicates (has ?a - agent) (open ?d - door))
+  (:action unlock :parameters (?a - agent ?d - door) :precondition (has ?a)
+   :effect (and (open ?d) (not (has ?a)))))"""
+KEYS_PROBLEM = """(define (problem two-doors) (:domain keys) (:objects ann bob - agent d1 d2 - door)
+  (:init (has ann) (has bob)) (:goal (and (open d1) (open d2))))"""
+
+
+def test_a_proof_by_search_is_the_planners_too(compare, tmp_path):
+    """Where relaxed reachability cannot tell, the search proves each agent unable alone (reason other) and the
+    planner path agrees on everything: verdict, reason, each agent."""
+    from strips_int.analysis.rc import BY_SEARCH, OTHER, RC
+    from strips_int.model.problem import load_problem
+
+    (tmp_path / "domain.pddl").write_text(KEYS_DOMAIN)
+    (tmp_path / "problem.pddl").write_text(KEYS_PROBLEM)
+    domain = load_domain(tmp_path / "domain.pddl")
+    found, fast = compare(domain, [load_problem(domain, tmp_path / "problem.pddl")], jobs=2)
+    assert found == [] and (fast.verdict, fast.reason) == (RC, OTHER)
+    assert {agent.search.proof for agent in fast.agents.values()} == {BY_SEARCH}
 
 
 def test_both_paths_whole_on_the_classic_layouts(domain, compare):
@@ -99,18 +118,22 @@ def test_an_ordered_soup_one_player_makes_alone_is_non_rc_whichever_order(tmp_pa
 
 
 def test_an_idle_partners_body_is_proven_in_the_way_without_searching(domain):
-    """corridor.grid: each player's start cell stays occupied for ever when only the other acts; every way to a
-    dispenser crosses it, so the projection is dead at the start (no search, no planner)."""
+    """corridor.grid: each player's start cell stays occupied for ever when only the other acts, and every way to
+    a dispenser crosses it: relaxed reachability, keeping negative preconditions (SPEC section 6), proves each
+    projection unsolvable (reason reach; no search, no planner). The ground task holds the partner's cell as a
+    fact that lasts, with no move into it."""
     from strips_int.analysis.ground_task import ground_task
+    from strips_int.analysis.rc import BY_RELAXATION, RC, REACH, required_cooperation
     from strips_int.analysis.reachability import relaxed_reachable
     from strips_int.grounders.overcooked import load_grid
     from strips_int.grounders.overcooked.lift import layout_problem
 
     problem = layout_problem(load_grid(CORRIDOR), domain)
-    reach = relaxed_reachable(domain, problem, actors=["player0"])
-    assert all(reach.canonical(fact) in reach.facts for fact in problem.goal)  # the relaxation does not see it
-    task = ground_task(domain, problem, reach)
-    assert task.dead and ("occupied", "c4_1") in task.lasting
+    result = required_cooperation(domain, problem)
+    assert (result.verdict, result.reason) == (RC, REACH)
+    assert {(a.search.proof, a.search.cpu) for a in result.agents.values()} == {(BY_RELAXATION, 0)}
+    task = ground_task(domain, problem, relaxed_reachable(domain, problem, actors=["player0"]))
+    assert ("occupied", "c4_1") in task.lasting
     assert not any(a.name == "move" and a.args[2] == "c4_1" for a in task.actions)
 
 
@@ -169,4 +192,4 @@ def test_a_table_keeps_the_time_limit_per_layout(tmp_path):
         rows = {Path(row["layout"]).name: row for row in csv.DictReader(handle)}
     assert (rows["open100.grid"]["verdict"], rows["open100.grid"]["reason"]) == (
         "unknown", "time limit reached in relaxed reachability")
-    assert (rows["corridor.grid"]["verdict"], rows["corridor.grid"]["reason"]) == ("RC", "other")
+    assert (rows["corridor.grid"]["verdict"], rows["corridor.grid"]["reason"]) == ("RC", "reach")

@@ -166,7 +166,7 @@ def test_the_walk_loads_no_sar_world():
             f"found, scenarios = game_files([{str(USER_STUDY)!r}])\n"
             "print(len(found), len(scenarios), sorted(m for m in sys.modules if m.startswith('strips_int.grounders.sar')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert done.stdout.split("\n")[0] == "302 0 ['strips_int.grounders.sar']"
+    assert done.stdout.split("\n")[0] == "302 0 ['strips_int.grounders.sar', 'strips_int.grounders.sar.tags']"
 
 
 def test_sar_files_are_still_told_apart_by_their_grounder():

@@ -48,7 +48,7 @@ def serialized(game: formats.Game, domain) -> list[tuple[int, str]]:
         tracker, chosen, state = lifter._serialize(tracker, state, i, joint, before, after)
         steps += [(i, str(action)) for _, action in chosen]
         if after is not None:
-            for atom in lifter.environment(tracker, after):
+            for atom in lifter.environment(tracker, after, i):
                 action = lifter.ground(atom, i)
                 assert apply(state, action) is None
                 steps.append((i, str(action)))

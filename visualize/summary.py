@@ -25,7 +25,7 @@ _PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"])
 
 
 def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[str, float]]]]:
-    """``summary.csv`` of ``strips_int.batch.evaluate``: the group keys and {group label: {metric: row}}.
+    """``summary.csv`` of ``strips_int.evaluate``: the group keys and {group label: {metric: row}}.
 
     Anything else (binary, cut short, a cell over the csv module's field limit) is an error.
     """

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, Alternative, Kind, Option
+from ..base import GAMES, Alternative, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 
@@ -124,7 +124,7 @@ def _starts_as_npz(path: Path) -> bool:
         return False
 
 
-class _JaxMARL:
+class _JaxMARL(BaseGrounder):
     """The JaxMARL Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
     name = "jaxmarl"

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from strips_int.model.execution import Run
 from strips_int.model.task import Fact, format_fact
 from strips_int.model.trace import Step
 
 from .causal import INIT, CausalLinks
-from .views import View, lens, step_views
-
-if TYPE_CHECKING:
-    from .required import Need
+from .views import Lens, View, step_views
 
 CONSTRUCTIVE, LOOPING, IRRELEVANT = "constructive", "looping", "irrelevant"
 CATEGORIES = (CONSTRUCTIVE, LOOPING, IRRELEVANT)
@@ -80,17 +77,6 @@ class Finding:
 
 def _step_dict(step: Step) -> dict[str, Any]:
     return {"index": step.index, "t": step.t, "agent": step.agent, "action": str(step.action)}
-
-
-def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
-             needs: Sequence[Need]) -> tuple[Finding, ...]:
-    """Each interdependence joined with its verdict and need (the one place they are paired);
-    ``why`` gives the category's reason, then the need's."""
-    return tuple(
-        Finding(steps[i.giver], steps[i.receiver], i.facts, i.objects, v.goal_reaching, v.giver_loop,
-                v.receiver_loop, v.category, n.required, f"{v.why}; {n.why}")
-        for i, v, n in zip(inters, verdicts, needs, strict=True)
-    )
 
 
 def fact_object(fact: Fact, agents: frozenset[str]) -> str:
@@ -210,7 +196,7 @@ def classify(
     for inter in interdependences:
         wanted[inter.receiver].update(inter.objects)
     if views is None:
-        views = step_views(steps, lens(agents, frozenset(), position_predicates))
+        views = step_views(steps, Lens(agents, frozenset(), position_predicates), keep=False)
     states = object_states_before(run, wanted, agents, position_predicates, views)
 
     latest: dict[tuple, tuple[int, int]] = {}

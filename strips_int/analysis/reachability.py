@@ -5,14 +5,17 @@ unified-planning's grounders) work on their own task objects through a full
 translation, which costs more than the whole analysis of a game.
 
 It is a semi-naive fixpoint: each newly reached fact is joined, as each
-positive precondition it matches, with the facts reached so far. Negative
-preconditions are dropped (the relaxation); (in)equalities are kept, being static.
+positive precondition it matches, with the facts reached so far. Delete effects
+are ignored but negative preconditions are not (SPEC section 6): ``(not f)`` is
+reachable when f is false initially or some reachable action deletes f (the
+usual compilation of ``(not f)`` into a positive fact that the initial state and
+every deleter of f make true), so an action waits until each initial fact it
+needs false has a reachable deleter. (In)equalities are kept, being static.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Collection, Generic, Hashable, Iterator, Mapping, TypeVar
@@ -39,8 +42,8 @@ class Reachable:
     classes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: :meth:`needers` by ignored predicates, shared by every copy of one cached exploration.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
-    #: The keyed domain and folded problem explored, to explore that problem again (cached) as others act.
-    explored: tuple[Keyed[Domain], Keyed[Problem]] | None = field(default=None, compare=False, repr=False)
+    #: The folded problem explored, keyed, to explore it again (cached) as fewer agents act.
+    explored: Keyed[Problem] | None = field(default=None, compare=False, repr=False)
     #: :meth:`canonical` by fact, shared by every copy with these ``classes``.
     renamed: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -166,7 +169,7 @@ def fold(problem: Problem, classes: Mapping[str, tuple[str, ...]]) -> Problem:
 
 @dataclass(frozen=True, eq=False)
 class Keyed(Generic[T]):
-    """A value that hashes and compares by ``key`` (domains and problems hold dicts); the hash is kept."""
+    """A value that hashes and compares by ``key`` (problems hold dicts); the hash is kept."""
 
     value: T
     key: Hashable = field(repr=False)
@@ -180,16 +183,6 @@ class Keyed(Generic[T]):
 
     def __eq__(self, other: object) -> bool:
         return self is other or isinstance(other, Keyed) and self.digest == other.digest and self.key == other.key
-
-
-def domain_key(domain: Domain) -> Keyed[Domain]:
-    """``domain`` keyed by what reachability reads of it (worked out once per domain)."""
-    found = domain.memo.get(__name__)
-    if found is None:
-        key = (domain.name, tuple(domain.schemas.values()), tuple(sorted(domain.parents.items())),
-               tuple(sorted(domain.constants.items())), domain.ignore_predicates)
-        found = domain.memo[__name__] = Keyed(domain, key)
-    return found
 
 
 def problem_key(problem: Problem) -> Keyed[Problem]:
@@ -245,30 +238,30 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
     ``actors`` limits the agents that may act (a projection, SPEC section 8);
     environment actions always may. None means every agent. The problem is
     first folded to its symmetry classes; the exploration of a folded problem
-    is cached (per process, bounded, keyed by value): games on one layout fold
-    to a handful of problems.
+    is kept in the domain's cache (bounded, keyed by value): games on one
+    layout fold to a handful of problems.
     """
-    keyed_domain = _interned(domain_key(domain))
-    classes, keyed_problem, renamed = _folded(keyed_domain, problem_key(problem), frozenset(actors or ()))
-    found = _explore(keyed_domain, keyed_problem, None if actors is None else frozenset(actors))
-    return dataclasses.replace(found, classes=classes, explored=(keyed_domain, keyed_problem), renamed=renamed)
+    classes, keyed_problem, renamed = _folded(domain, problem_key(problem), frozenset(actors or ()))
+    found = explored(domain, keyed_problem, None if actors is None else frozenset(actors))
+    return dataclasses.replace(found, classes=classes, explored=keyed_problem, renamed=renamed)
 
 
-def projected_facts(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: Collection[str]
-                    ) -> frozenset[Fact]:
+def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Collection[str]) -> frozenset[Fact]:
     """The facts of :func:`relaxed_reachable` with only ``actors`` (and the environment) acting, on an
     explored (folded) problem, found from the team's exploration: a fixpoint over its ground actions of
     those actors, not a new lifted join. Exact, since reachability only grows with the actors allowed:
     every action the fewer actors reach is one the team reaches, and the team's are all of them."""
     reached = set(keyed_problem.value.init)
-    pending = [action for action in _explore(keyed_domain, keyed_problem, None).actions
+    negated = _Negated(keyed_problem.value.init)
+    pending = [action for action in explored(domain, keyed_problem, None).actions
                if action.actor is None or action.actor in actors]
     grew = True
     while grew:
         grew, waiting = False, []
         for action in pending:
-            if action.pre <= reached:
+            if action.pre <= reached and negated.blocker(action) is None:
                 reached |= action.add
+                negated.deleted.update(action.delete)
                 grew = True
             else:
                 waiting.append(action)
@@ -276,32 +269,41 @@ def projected_facts(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], 
     return frozenset(reached)
 
 
-def clear_cache() -> None:
-    """Forget every cached exploration (for timing from cold)."""
-    _explore.cache_clear()
-    _folded.cache_clear()
-    _interned.cache_clear()
+#: The names of reachability's tables in a domain's cache, and how many entries each keeps.
+_FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 256
 
 
-@functools.lru_cache(maxsize=256)
-def _folded(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], keep: frozenset[str]
+def _folded(domain: Domain, keyed_problem: Keyed[Problem], keep: frozenset[str]
             ) -> tuple[dict[str, tuple[str, ...]], Keyed[Problem], dict[Fact, Fact]]:
     """A problem's symmetry classes, its folded problem, keyed, and a memo of renamed facts for
-    :meth:`Reachable.canonical`: games replayed on one layout often start from equal problems."""
-    classes = symmetry_classes(keyed_domain.value, keyed_problem.value, keep)
-    return classes, _interned(problem_key(fold(keyed_problem.value, classes))), {}
+    :meth:`Reachable.canonical`, kept: games replayed on one layout often start from equal problems."""
+    table = domain.cache.table(_FOLDED, _KEPT)
+    key = (keyed_problem, keep)
+    found = table.get(key)
+    if found is None:
+        classes = symmetry_classes(domain, keyed_problem.value, keep)
+        found = table.keep(key, (classes, _interned(domain, problem_key(fold(keyed_problem.value, classes))), {}))
+    return found
 
 
-@functools.lru_cache(maxsize=256)
-def _interned(keyed: Keyed[T]) -> Keyed[T]:
-    """The first key equal to ``keyed``: later cache look-ups with it compare by identity, not by value."""
-    return keyed
+def _interned(domain: Domain, keyed: Keyed[Problem]) -> Keyed[Problem]:
+    """The first key equal to ``keyed``: later look-ups with it compare by identity, not by value."""
+    table = domain.cache.table(_PROBLEMS, _KEPT)
+    found = table.get(keyed)
+    return found if found is not None else table.keep(keyed, keyed)
 
 
-@functools.lru_cache(maxsize=256)
-def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors: frozenset[str] | None) -> Reachable:
+def explored(domain: Domain, keyed_problem: Keyed[Problem], actors: frozenset[str] | None) -> Reachable:
+    """The exploration of a folded problem (:func:`_explore`) with only ``actors`` acting (None: all),
+    kept in the domain's cache."""
+    table = domain.cache.table(_EXPLORED, _KEPT)
+    key = (keyed_problem, actors)
+    found = table.get(key)
+    return found if found is not None else table.keep(key, _explore(domain, keyed_problem.value, actors))
+
+
+def _explore(domain: Domain, problem: Problem, actors: frozenset[str] | None) -> Reachable:
     """The semi-naive fixpoint on a folded problem (no symmetry classes of its own)."""
-    domain, problem = keyed_domain.value, keyed_problem.value
     objects = problem.objects
     init = problem.init
     allowed = allowed_objects(domain, objects)
@@ -319,6 +321,7 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
     queue: deque[Fact] = deque()
     seen_actions: set[tuple[str, tuple[str, ...]]] = set()
     actions: list[GroundAction] = []
+    negated = _Negated(init)
 
     def reach(fact: Fact) -> None:
         if fact not in reached:
@@ -332,10 +335,10 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             if key in seen_actions or schema.failed_equalities(args):
                 continue
             seen_actions.add(key)
-            action = domain.ground(schema, args)
-            actions.append(action)
-            for fact in action.add:
-                reach(fact)
+            for action in negated.take(domain.ground(schema, args)):
+                actions.append(action)
+                for fact in action.add:
+                    reach(fact)
 
     for fact in sorted(init):
         reach(fact)
@@ -352,6 +355,43 @@ def _explore(keyed_domain: Keyed[Domain], keyed_problem: Keyed[Problem], actors:
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
     return Reachable(facts=frozenset(reached), actions=tuple(actions))
+
+
+class _Negated:
+    """Negative preconditions under the delete relaxation (SPEC section 6): ``(not f)`` holds when f is not
+    in the initial state, or once a reachable action deletes f. An action that needs an initial fact false
+    waits for that fact's first reachable deleter."""
+
+    def __init__(self, init: frozenset[Fact]) -> None:
+        self.init = init
+        self.deleted: set[Fact] = set()
+        self.waiting: dict[Fact, list[GroundAction]] = defaultdict(list)
+
+    def blocker(self, action: GroundAction) -> Fact | None:
+        """An initial fact ``action`` needs false that nothing reachable has deleted yet, or None."""
+        if action.neg_pre:
+            init, deleted = self.init, self.deleted
+            for fact in action.neg_pre:
+                if fact in init and fact not in deleted:
+                    return fact
+        return None
+
+    def take(self, action: GroundAction) -> list[GroundAction]:
+        """The actions that become reachable with ``action`` (its positive preconditions reached): itself,
+        unless a negative precondition blocks it, and those its deletes unblock, in turn."""
+        found, pending = [], [action]
+        while pending:
+            action = pending.pop()
+            fact = self.blocker(action)
+            if fact is not None:
+                self.waiting[fact].append(action)
+                continue
+            found.append(action)
+            for fact in action.delete:
+                if fact in self.init and fact not in self.deleted:
+                    self.deleted.add(fact)
+                    pending.extend(self.waiting.pop(fact, ()))
+        return found
 
 
 def allowed_objects(domain: Domain, objects: Mapping[str, str]) -> dict[str, list[frozenset[str]]]:

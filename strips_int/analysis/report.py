@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
@@ -18,13 +19,14 @@ from .interdependence import (
     IRRELEVANT,
     LOOPING,
     Finding,
+    Interdependence,
+    Verdict,
     classify,
     fact_object,
     find_interdependences,
-    findings,
 )
 from .reachability import relaxed_reachable
-from .required import interdependence_needs
+from .required import Need, interdependence_needs
 from .triggers import AgentTasks, agent_tasks
 from .views import analysis_lens, step_views
 
@@ -111,6 +113,17 @@ class Report:
         }
 
 
+def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
+             needs: Sequence[Need]) -> tuple[Finding, ...]:
+    """Each interdependence joined with its verdict and need (the one place they are paired);
+    ``why`` gives the category's reason, then the need's."""
+    return tuple(
+        Finding(steps[i.giver], steps[i.receiver], i.facts, i.objects, v.goal_reaching, v.giver_loop,
+                v.receiver_loop, v.category, n.required, f"{v.why}; {n.why}")
+        for i, v, n in zip(inters, verdicts, needs, strict=True)
+    )
+
+
 def analyze_run(domain: Domain, run: Run) -> Report:
     """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7 and 10.
 
@@ -120,6 +133,9 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
     agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
+    if not agent_types:  # SPEC section 1: never zero agents and empty counts
+        raise StripsIntError(trace.source, f"problem {trace.problem.name}", "no agents: no object is of an agent type ("
+                             + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
     agents = frozenset(agent_types)
     links = run.links
     views = step_views(trace.steps, analysis_lens(domain, agents))
@@ -156,10 +172,12 @@ def format_text(report: Report) -> str:
     """The human-readable summary ``strips_int.check`` prints for one trace."""
     data = report.to_dict()
     counts = data["counts"]
+    roles = report.meta.get("roles")  # who played each agent, where the game knows (else its type)
+    roles = roles if isinstance(roles, Mapping) else {}
     lines = [
         f"{report.source}",
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
-        f"agents: {', '.join(f'{a} ({t})' for a, t in report.agents.items())}",
+        f"agents: {', '.join(f'{a} ({roles.get(a, t)})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
         + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "

@@ -10,7 +10,7 @@ Interchangeable objects are those :func:`~strips_int.analysis.reachability.symme
 merges. A game's problem has as many onions as the game used, so each game is
 first folded to its classes' representatives; games on one layout then fold
 to one problem (on the user study, all of them), and each agent's
-reachability is computed once for it (an ``lru_cache``: per process, bounded,
+reachability is computed once for it (kept in the domain's cache: bounded,
 keyed by value, never by identity). Objects that are not interchangeable do
 not stand in for each other (SPEC section 10): a kit held by a partner makes
 the hand-over required even when another kit lies elsewhere.
@@ -25,14 +25,12 @@ sorted order, up to three links, is what the report names.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
 from strips_int.model.domain import Domain
 from strips_int.model.task import Fact, GroundAction, Problem, format_fact
 
-from . import reachability
 from .interdependence import Finding, Interdependence
 from .reachability import (
     Keyed,
@@ -42,7 +40,6 @@ from .reachability import (
     _join,
     _unify,
     allowed_objects,
-    domain_key,
     fold,
     problem_key,
     projected_facts,
@@ -60,10 +57,15 @@ class Need:
     why: str
 
 
-@functools.lru_cache(maxsize=256)
-def _alone(domain: Keyed[Domain], problem: Keyed[Problem], agent: str) -> frozenset[Fact]:
-    """The facts ``agent`` reaches alone (with environment actions) in a folded problem."""
-    return projected_facts(domain, problem, (agent,))
+#: The names of required help's tables in a domain's cache, and how many entries each keeps.
+_ALONE, _REASONS = ("required: alone", 256), ("required: reasons", 4096)
+
+
+def _alone(domain: Domain, problem: Keyed[Problem], agent: str) -> frozenset[Fact]:
+    """The facts ``agent`` reaches alone (with environment actions) in a folded problem, kept."""
+    table = domain.cache.table(*_ALONE)
+    found = table.get((problem, agent))
+    return found if found is not None else table.keep((problem, agent), projected_facts(domain, problem, (agent,)))
 
 
 def interdependence_needs(
@@ -79,8 +81,8 @@ def interdependence_needs(
     symmetry classes (which do not depend on who may act) say which objects
     are interchangeable.
     """
-    dkey, pkey = team.explored or (domain_key(domain), problem_key(fold(problem, team.classes)))
-    alone = {agent: _alone(dkey, pkey, agent) for agent in set(receivers)}
+    pkey = team.explored or problem_key(fold(problem, team.classes))
+    alone = {agent: _alone(domain, pkey, agent) for agent in set(receivers)}
     needs = []
     for inter, agent in zip(interdependences, receivers):
         canon = {fact: team.canonical(fact) for fact in inter.facts}
@@ -89,15 +91,8 @@ def interdependence_needs(
             needs.append(Need(False, _optional_why(agent, doable[0], canon[doable[0]], problem)))
         else:
             needs.append(Need(True, _required_why(agent, inter.facts, canon, problem)
-                              + _missing(dkey, pkey, agent, tuple(sorted(set(canon.values()))))))
+                              + _missing(domain, pkey, agent, tuple(sorted(set(canon.values()))))))
     return tuple(needs)
-
-
-def clear_cache() -> None:
-    """Forget every cached reachability and reason (for timing from cold)."""
-    _alone.cache_clear()
-    _missing.cache_clear()
-    reachability.clear_cache()
 
 
 def _swapped(fact: Fact, canon: Fact, problem: Problem) -> list[str]:
@@ -119,11 +114,18 @@ def _required_why(agent: str, facts: Sequence[Fact], canon: Mapping[Fact, Fact],
         f", nor with {', '.join(swapped)}" if swapped else "")
 
 
-@functools.lru_cache(maxsize=4096)
-def _missing(domain: Keyed[Domain], problem: Keyed[Problem], agent: str, facts: tuple[Fact, ...]) -> str:
+def _missing(domain: Domain, problem: Keyed[Problem], agent: str, facts: tuple[Fact, ...]) -> str:
+    """:func:`_reason`, kept in the domain's cache."""
+    table = domain.cache.table(*_REASONS)
+    key = (problem, agent, facts)
+    found = table.get(key)
+    return found if found is not None else table.keep(key, _reason(domain, problem, agent, facts))
+
+
+def _reason(domain: Domain, problem: Keyed[Problem], agent: str, facts: tuple[Fact, ...]) -> str:
     """Why ``agent`` reaches none of ``facts`` (canonical) alone, from the first of them: a chain of
     needs it cannot meet, ending in one only another agent type can make (capability) or not (reach)."""
-    dom, prob = domain.value, problem.value
+    dom, prob = domain, problem.value
     reached = _alone(domain, problem, agent)
     chain, current = [format_fact(facts[0])], facts[0]
     predicates = {current[0]}

@@ -9,42 +9,48 @@ per step or per game.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Sequence
 
-from strips_int.model.domain import Domain
+from strips_int.model.domain import Domain, is_navigation
 from strips_int.model.task import Fact, GroundAction
 from strips_int.model.trace import Step
 
 
 @dataclass(frozen=True, eq=False)
 class Lens:
-    """An analysis context: the agents and the domain's pragmas; compared by identity (see :func:`lens`)."""
+    """An analysis context: the agents and the domain's pragmas (``navigation``: the ``navigation-actions``
+    pragma's schemas, empty for the rule on the step). Compared by identity: an action's memo finds its
+    view under the context's one object (:func:`analysis_lens`). ``static``: predicates no action changes,
+    whose facts are always linked to ``INIT``, so never looked at."""
 
     agents: frozenset[str]
     ignored: frozenset[str]
     positions: frozenset[str]
-    navigation: frozenset[str]
-    static: frozenset[str]
+    navigation: frozenset[str] = frozenset()
+    static: frozenset[str] = frozenset()
 
 
-@functools.lru_cache(maxsize=64)
-def lens(agents: frozenset[str], ignored: frozenset[str], positions: frozenset[str],
-         navigation: frozenset[str] = frozenset(), static: frozenset[str] = frozenset()) -> Lens:
-    """The one context for these values (so an action's memo finds it by identity). ``static``:
-    predicates no action changes, whose facts are always linked to ``INIT``, so never looked at."""
-    return Lens(agents, ignored, positions, navigation, static)
+#: The name of the lenses' table in a domain's cache, and how many it keeps.
+_LENSES, _MAX_LENSES = "views: lenses", 64
 
 
 def analysis_lens(domain: Domain, agents: frozenset[str]) -> Lens:
-    """The context of analysing a trace of ``domain`` with these agents."""
-    return lens(agents, domain.ignore_predicates, domain.position_predicates, domain.navigation,
-                domain.static_predicates)
+    """The context of analysing a trace of ``domain`` with these agents: one object per set of agents,
+    kept in the domain's cache."""
+    lenses = domain.cache.table(_LENSES, _MAX_LENSES)
+    found = lenses.get(agents)
+    if found is None:
+        found = lenses.keep(agents, Lens(agents, domain.ignore_predicates, domain.position_predicates,
+                                         domain.navigation_actions, domain.static_predicates))
+    return found
 
 
-def step_views(steps: Sequence[Step], context: Lens) -> list[View]:
-    """Each step's action as read in ``context`` (:func:`view`, inlined: once per step of every game)."""
+def step_views(steps: Sequence[Step], context: Lens, keep: bool = True) -> list[View]:
+    """Each step's action as read in ``context`` (:func:`view`, inlined: once per step of every game); with
+    ``keep`` False (a context made for one call, not an :func:`analysis_lens`), not kept on the actions."""
+    if not keep:
+        return [_view(step.action, context) for step in steps]
     found = []
     for step in steps:
         action = step.action
@@ -63,7 +69,7 @@ class View:
     the facts; static facts are left out of both (their achiever is always ``INIT``).
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
-    sub-task (not navigation, SPEC section 6).
+    sub-task (not navigation, SPEC section 6: decided on the ground step).
     """
 
     carrying: tuple[int, ...]
@@ -107,7 +113,7 @@ def _view(action: GroundAction, context: Lens) -> View:
         deletes=deletes,
         adds=adds,
         touches=frozenset([obj for _, objs in deletes + adds for obj in objs]),
-        subtask=action.actor is not None and action.name not in context.navigation,
+        subtask=action.actor is not None and not is_navigation(action, context.navigation),
     )
 
 

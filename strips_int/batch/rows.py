@@ -19,7 +19,8 @@ Row = dict[str, Any]
 
 
 def game_row(report: Report) -> Row:
-    """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's agent metrics."""
+    """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's agent metrics (by
+    agent where several agents share a role, as both players of human-human data do)."""
     meta = report.meta
     roles = meta.get("roles") or {}
     row: Row = {"source": report.source, "folder": Path(report.source).parent.name}
@@ -28,9 +29,11 @@ def game_row(report: Report) -> Row:
     row["steps"] = len(report.steps)
     row["goal_facts"], row["goal_achieved"] = len(report.goal), len(report.achieved)
     row.update(report.counts)
+    shared = {role for role in roles.values() if list(roles.values()).count(role) > 1}
     for agent, metrics in report.agent_metrics().items():
         role = roles.get(agent, agent)
-        row.update({f"{role}_{name}": value for name, value in metrics.items() if name != "type"})
+        prefix = agent if role in shared else role  # two humans: each by its agent, so neither hides the other
+        row.update({f"{prefix}_{name}": value for name, value in metrics.items() if name != "type"})
     row["error"] = ""
     return row
 

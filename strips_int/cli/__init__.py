@@ -21,15 +21,23 @@ from typing import Sequence
 
 from .contract import Parser, command, version
 
-#: subcommand -> (module whose ``main`` runs it, one-line help)
+#: subcommand -> (module whose ``main`` runs it, one-line help); grounders add theirs (:func:`all_commands`).
 COMMANDS = {
     "check": ("strips_int.cli.check", "find who helped whom in recorded games or traces"),
     "rc": ("strips_int.cli.rc", "does a problem require cooperation? (planner)"),
     "evaluate": ("strips_int.cli.evaluate", "analyse many games and write paper tables"),
     "merge": ("strips_int.cli.merge", "merge the output folders of evaluate --shard runs"),
     "plot": ("strips_int.cli.plot", "figures for papers"),
-    "simulate": ("strips_int.grounders.sar.simulate", "run a SAR scenario and write its log"),
 }
+
+
+def all_commands(chosen: str | None = None) -> dict[str, tuple[str, str]]:
+    """The core commands, then the registered grounders' (loaded only when ``chosen`` is not a core command)."""
+    if chosen in COMMANDS:
+        return COMMANDS
+    from strips_int.grounders import commands
+
+    return {**COMMANDS, **{name: found for name, found in commands().items() if name not in COMMANDS}}
 
 
 @command
@@ -38,10 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="strips-int", description="Who is helping whom: interdependences "
                     "between agents in recorded games, via STRIPS/PDDL.")
     parser.add_argument("--version", action="version", version=f"strips-int {version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (_, text) in COMMANDS.items():
-        commands.add_parser(name, help=text, add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
-    known, rest = parser.parse_known_args(argv[:1])
-    module = importlib.import_module(COMMANDS[known.command][0])
-    return module.main([*rest, *argv[1:]], prog=f"strips-int {known.command}")
+    known = all_commands(argv[0] if argv else None)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (_, text) in known.items():
+        commands.add_parser(name, help=text, add_help=False)
+    chosen, rest = parser.parse_known_args(argv[:1])
+    module = importlib.import_module(known[chosen.command][0])
+    return module.main([*rest, *argv[1:]], prog=f"strips-int {chosen.command}")

@@ -22,7 +22,16 @@ from typing import Any, Sequence
 
 from strips_int.errors import StripsIntError, brief
 
-from .contract import DOMAIN_HELP, Parser, add_grounder_options, command, grounder_options
+from .contract import (
+    DOMAIN_HELP,
+    Parser,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+)
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
@@ -62,6 +71,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     parser.add_argument("--scheduler", metavar="ADDRESS|local", help="a table's start problems on the Dask "
                         "cluster at ADDRESS (tcp://host:8786), or on a local one")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a table: one per row)")
+    add_pragma_options(parser)
     add_grounder_options(parser, "start", several=True)
     return parser
 
@@ -106,11 +116,10 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
     """
     from strips_int.batch.layouts import Start
     from strips_int.grounders import registered, start_names
-    from strips_int.model.domain import load_domain
 
     given = {dest: value[0] if isinstance(value, list) and len(value) == 1 else value
              for dest, value in grounder_options(args).items()}
-    named = load_domain(args.domain) if args.domain else None
+    named = domain_of(args) if args.domain else None
     fits = [g for g in registered().values() if named is None or g.domain == named.name]
     if args.all_layouts:
         chosen = [g for g in fits if start_names(g)]
@@ -129,7 +138,7 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
         values = given[option.dest] if isinstance(given[option.dest], list) else [given[option.dest]]
         found = [Start(str(value), tuple(g.name for g in chosen), tuple({**given, option.dest: value}.items()))
                  for value in _values(values, option.suffixes)]
-    domains = {named.name: named} if named else {g.domain: load_domain(g.domain) for g in chosen}
+    domains = {named.name: named} if named else {g.domain: domain_of(args, g.domain) for g in chosen}
     return domains, found
 
 
@@ -213,8 +222,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
             domain, known = _pddl(args, parser)
         alternative, result = classify_alternatives(domain, known, settings, deadline)
     except StripsIntError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     labels = {"rules": alternative.rules, "recipe": alternative.recipe} if alternative.rules else {}
     if args.json:
         print(json.dumps({**result.to_dict(), **labels}))
@@ -234,11 +242,10 @@ def _named_values(args: argparse.Namespace) -> list[str]:
 def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, tuple[Any, ...]]:
     """The domain of a DOMAIN PROBLEM pair and its problem as the only alternative."""
     from strips_int.grounders import Alternative
-    from strips_int.model.domain import load_domain
     from strips_int.model.problem import load_problem
 
     if not (args.domain and args.problem):
         parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
                      "or --all-layouts")
-    domain = load_domain(args.domain)
+    domain = domain_of(args)
     return domain, (Alternative(load_problem(domain, args.problem)),)

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Mapping
 
 from strips_int.errors import StripsIntError
 
+from .cache import Cache
 from .task import Fact, GroundAction, State
 from .trace import Trace
 
@@ -66,8 +67,8 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
 
 class _FactIds:
     """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
-    re-hashing tuples. A cache, shared by all traces; :func:`_fact_ids` starts a new one (and with it
-    new compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+    re-hashing tuples. Kept in the domain's cache and shared by its traces; a new one (and with it new
+    compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
 
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}
@@ -100,21 +101,31 @@ class _FactIds:
 _Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
                   frozenset[int]]
 _MAX_FACT_IDS = 1 << 20
-_fact_table = [_FactIds()]
+#: The name of the fact ids in a domain's cache.
+_FACT_IDS = "execution: fact ids"
 
 
-def _fact_ids() -> _FactIds:
-    if len(_fact_table[0].table) > _MAX_FACT_IDS:
-        _fact_table[0] = _FactIds()
-    return _fact_table[0]
-
-
-def execute(trace: Trace) -> Run:
+def execute(trace: Trace, cache: Cache | None = None) -> Run:
     """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
 
     The state is kept as fact ids, and the causal links are found on the way: each fact's last
-    adder, by the fact's id."""
-    ids = _fact_ids()
+    adder, by the fact's id. ``cache`` (the trace's domain's) keeps the ids and each action compiled
+    for later traces; without it, they are this call's alone."""
+    if cache is None:
+        ids = _FactIds()
+        try:
+            return _execute(trace, ids)
+        finally:  # compiled actions are kept in their memos under ``ids``: drop them with it
+            for step in trace.steps:
+                step.action.memo.pop(ids, None)
+    ids = cache.value(_FACT_IDS, _FactIds)
+    if len(ids.table) > _MAX_FACT_IDS:
+        cache.forget(_FACT_IDS)
+        ids = cache.value(_FACT_IDS, _FactIds)
+    return _execute(trace, ids)
+
+
+def _execute(trace: Trace, ids: _FactIds) -> Run:
     state = set(ids.ids(trace.problem.init))
     last: dict[int, Achiever] = dict.fromkeys(state, INIT)
     new_facts, achievers = [], []
@@ -125,7 +136,7 @@ def execute(trace: Trace) -> Run:
         getter, pre, neg_pre, add, delete = compiled
         if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
             facts = ids.facts
-            raise StripsIntError(trace.source, step.describe(), action.not_applicable({facts[i] for i in state}))
+            raise StripsIntError(trace.source, trace.place(step), action.not_applicable({facts[i] for i in state}))
         # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
         achievers.append(getter(last))
         new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))

@@ -47,12 +47,18 @@ class GroundAction:
     neg_pre: frozenset[Fact]
     add: frozenset[Fact]
     delete: frozenset[Fact]
-    #: What each analysis context reads of this action (:func:`strips_int.analysis.views.view`), kept on the
-    #: action: grounders share ground actions between games, so it is worked out once per process.
+    #: What each analysis context reads of this action (:func:`strips_int.analysis.views.view`) and how
+    #: execution compiles it, kept on the action (grounders share ground actions between games) as part of
+    #: its domain's cache (:meth:`strips_int.model.cache.Cache.clear` empties it).
     memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))
+
+    def __getstate__(self) -> dict:
+        """Pickled without its memo: what this process worked out (compiled closures among it) stays here,
+        so a planner's child process can send back the ground actions of its plan."""
+        return {**self.__dict__, "memo": {}}
 
     def applicable(self, state: frozenset[Fact] | set[Fact]) -> bool:
         """Positive preconditions hold in ``state`` and negative ones do not."""

@@ -1,24 +1,22 @@
 """An Overcooked kitchen drawn from the lifted state: stations, agents and items at one step.
 
-The grid comes from the problem's objects, whose names end in their tile's
-column and row (``counter2_1``, ``c1_2``: what the Overcooked grounder
-writes); positions come from the state's facts ``(at player c)``,
-``(on item counter)``, ``(holding player item)`` and ``(in-pot soup pot)``.
-Hand-drawn with matplotlib so no Overcooked renderer is needed.
+The grounder's drawing of its states (:meth:`strips_int.grounders.base.Grounder.drawing`), which the
+HTML report shows beside each interdependence. The grid comes from the problem's objects, whose names
+end in their tile's column and row (``counter2_1``, ``c1_2``: what the lifter writes); positions come
+from the state's facts ``(at player c)``, ``(on item counter)``, ``(holding player item)`` and
+``(in-pot soup pot)``. Hand-drawn with matplotlib (imported only to draw) so no Overcooked renderer
+is needed.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from matplotlib.axes import Axes
-from matplotlib.collections import PatchCollection
-from matplotlib.patches import Circle, Rectangle
+from strips_int.model.task import Fact, Problem
 
-from strips_int.model.task import Fact, GroundAction
-
-from .style import AGENT_COLORS
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 _TILE = re.compile(r"\D*?(\d+)_(\d+)$")
 #: Tile colours by object type; a type not listed (a new station) is drawn as a counter.
@@ -43,24 +41,33 @@ def is_kitchen(objects: Mapping[str, str]) -> bool:
     return any(kind == "cell" for kind in objects.values()) and len(tiles(objects)) > 1
 
 
-def states(init: Iterable[Fact], actions: Sequence[GroundAction]) -> Iterator[frozenset[Fact]]:
-    """The state before each action, then the final state (the trace already executed, so no checks)."""
-    state = set(init)
-    yield frozenset(state)
-    for action in actions:
-        state -= action.delete
-        state |= action.add
-        yield frozenset(state)
-
-
 def _ring(marked: bool) -> dict[str, object]:
     """A red ring for the objects an interdependence shares, a thin black one otherwise."""
     return {"edgecolor": "red", "linewidth": 1.2} if marked else {"edgecolor": "black", "linewidth": 0.4}
 
 
+def kitchen_drawing(problem: Problem) -> Kitchen | None:
+    """The drawing of ``problem``'s kitchen, or None when it has no tile grid."""
+    return Kitchen(problem.objects) if is_kitchen(problem.objects) else None
+
+
+class Kitchen:
+    """Draws one problem's kitchen in any of its states."""
+
+    def __init__(self, objects: Mapping[str, str]) -> None:
+        self.objects = objects
+
+    def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
+                 colors: Sequence[str]) -> None:
+        draw_kitchen(ax, self.objects, state, agents, highlight, colors)
+
+
 def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], agents: Sequence[str],
-                 highlight: Iterable[str] = ()) -> None:
-    """Draw the kitchen in ``state`` on ``ax``; objects in ``highlight`` get a red ring."""
+                 highlight: Iterable[str] = (), colors: Sequence[str] = ("#E69F00", "#009E73")) -> None:
+    """Draw the kitchen in ``state`` on ``ax``, agent i in ``colors[i]``; objects in ``highlight`` get a red ring."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle, Rectangle
+
     grid = tiles(objects)
     where = {name: pos for pos, (name, _) in grid.items()}
     marked = set(highlight)
@@ -79,7 +86,7 @@ def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], a
             placed[fact[2]] = (x + 0.28, y - 0.28)
     for i, agent in enumerate(agents):
         if agent in placed:
-            ax.add_patch(Circle(placed[agent], 0.36, facecolor=AGENT_COLORS[i % len(AGENT_COLORS)],
+            ax.add_patch(Circle(placed[agent], 0.36, facecolor=colors[i % len(colors)],
                                 **_ring(agent in marked)))
             ax.text(*placed[agent], agent[-1], ha="center", va="center", fontsize=6)
     for item, pos in sorted(placed.items()):
