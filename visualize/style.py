@@ -128,6 +128,9 @@ def writing(path: Path) -> Iterator[Path]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         yield path
+    except (FileExistsError, NotADirectoryError):  # a file where a folder of the path should be
+        blocking = next((p for p in path.parents if p.exists()), path.parent)
+        raise StripsIntError(str(path), None, f"cannot write: {blocking} is a file, not a folder") from None
     except OSError as exc:
         other = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
         raise StripsIntError(str(path), None, f"cannot write: {exc.strerror or type(exc).__name__}{other}") from None

@@ -22,7 +22,8 @@ from strips_int.batch.games import analyze_file, analyze_games
 from strips_int.errors import StripsIntError, guarded
 from strips_int.model.domain import as_domain
 
-from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options
+from .contract import (Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options,
+                       swapped_arguments)
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
@@ -92,6 +93,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
                              lambda: plot_influence(report, args.object, args.since, whole=args.all))
         print(guarded(str(args.out), "saving", lambda: save(figure, args.out)))
     except StripsIntError as exc:
-        return fail(exc)
+        games = [] if args.command == "summary" else args.paths if args.command == "agents" else [args.trace]
+        return fail((games and swapped_arguments(args.domain, games, f"{prog} {args.command}")) or exc)
     return 0
 
