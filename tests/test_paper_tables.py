@@ -23,7 +23,10 @@ STUDY = SHARED_DATA / "user-study"
 FORCED = STUDY / "hsp" / "5_11_2025_0_16_29_human=1.json"  # forced_coordination: help is required
 HELP = ("given_constructive", "received_constructive", "given_constructive_required", "received_constructive_required")
 needs_study = pytest.mark.skipif(not STUDY.is_dir(), reason="needs ../shared/data")
-needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex (texlive-latex-base)")
+#: pdflatex with booktabs (Debian: texlive-latex-base, texlive-latex-recommended; .ci/run installs them).
+LATEX = shutil.which("pdflatex") is not None and subprocess.run(
+    ["kpsewhich", "booktabs.sty"], capture_output=True).returncode == 0
+needs_pdflatex = pytest.mark.skipif(not LATEX, reason="needs pdflatex and booktabs (texlive-latex-recommended)")
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -91,7 +94,7 @@ def test_a_study_summary_has_each_roles_help_given_and_received(tmp_path):
     assert r"\multicolumn{2}{c}{human$\to$ai} & \multicolumn{2}{c}{ai$\to$human}" in tex
     mean = float(forced["mean"])
     assert f"forced\\_coordination & hsp & 37 & {mean:.2f} & {mean:.2f} &" in tex
-    if shutil.which("pdflatex"):
+    if LATEX:
         log = compile_tex(out / "summary.tex", tmp_path / "paper")
         assert "Overfull" not in log and "Table 3:" in pdf_text(tmp_path / "paper", "Table 3:")
 
