@@ -54,7 +54,7 @@ def test_agents_table_has_required_help_given_and_received(page):
 def test_kitchens_have_a_key_and_frames_in_their_agents_colours(page):
     report, _, text = page
     (key,) = images(text, "key")
-    assert key.shape[1] >= 1000 and "ringed in red" in text
+    assert key.shape[1] >= 1000 and "the objects the two share marked as the key shows" in text
     kitchens = images(text, "state")
     assert len(kitchens) == len(report.interdependencies) == 26
     first = report.to_dict()["interdependencies"][0]  # player1 gives, player0 receives

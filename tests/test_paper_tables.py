@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
+from helpers import EXAMPLES, SAR, SHARED_DATA
 from strips_int import analyze
 from strips_int.batch.stats import Summary
 from strips_int.batch.summary import paper_tables, write_summaries

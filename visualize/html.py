@@ -2,10 +2,13 @@
 
 Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
 states), so the file opens from disk in any browser with no server and no
-network. Where the game's grounder draws its states (an Overcooked kitchen:
+network. Each interdependence is a row and its reason the full-width line
+below it, so a long reason never makes a row tall. Where the game's grounder
+draws its states (an Overcooked kitchen:
 :meth:`strips_int.grounders.base.Grounder.drawing`), each row shows the state
-just after the giver's step and just before the receiver's step, the objects
-the two share marked.
+just after the giver's step (1) and just before the receiver's step (2), each
+framed in its agent's colour, the objects the two share marked, with the
+drawing's key above the table.
 """
 
 from __future__ import annotations
@@ -104,9 +107,9 @@ def _key(report: Report, draw: Drawing) -> str:
         figure.subplots_adjust(left=0, right=1, bottom=0, top=1)
         ax = figure.subplots()
         key(ax, list(report.agents), AGENT_COLORS)
-    return (f'<p>Kitchens: state 1 just after the giver\'s step, state 2 just before the receiver\'s, each framed in '
-            f'the colour of that step\'s agent; the objects the two share ringed in red.</p>'
-            f'<img class="key" alt="key to the kitchen drawings" src="{data_uri(figure, "png", dpi=150)}">')
+    return (f'<p>States: 1 just after the giver\'s step, 2 just before the receiver\'s, each framed in the colour '
+            f'of that step\'s agent; the objects the two share marked as the key shows.</p>'
+            f'<img class="key" alt="key to the drawings of the states" src="{data_uri(figure, "png", dpi=150)}">')
 
 
 def _step(end: Mapping[str, Any]) -> str:
@@ -114,13 +117,13 @@ def _step(end: Mapping[str, Any]) -> str:
 
 
 def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | None) -> str:
-    """One table row per interdependence (giver, receiver, objects, category, the kitchens), its reason on a
+    """One table row per interdependence (giver, receiver, objects, category, the drawn states), its reason on a
     line of its own below, as wide as the columns, so a long reason makes no row tall."""
     if not data["interdependencies"]:
         return "<p>none</p>"
     problem = report.problem
     before = list(states(problem.init, [s.action for s in report.steps])) if draw is not None else []
-    head = "".join(f"<th>{h}</th>" for h in _COLUMNS) + ("<th>kitchen: 1 after giver, 2 before receiver</th>"
+    head = "".join(f"<th>{h}</th>" for h in _COLUMNS) + ("<th>state: 1 after giver, 2 before receiver</th>"
                                                          if draw is not None else "")
     body = []
     for i, item in enumerate(data["interdependencies"]):
