@@ -18,8 +18,11 @@ import numpy as np
 
 from strips_int.errors import StripsIntError
 
-#: The format tag stored in every rollout file (its ``format`` array).
+#: The format tag stored in every rollout file (its ``format`` array): Overcooked, and OvercookedV2
+#: (:mod:`.v2_rollout`).
 FORMAT = "strips-int/jaxmarl-overcooked/1"
+FORMAT_V2 = "strips-int/jaxmarl-overcooked-v2/1"
+FORMATS = (FORMAT, FORMAT_V2)
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
 #: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
@@ -52,21 +55,14 @@ def layout_name(layout: Mapping[str, Any]) -> str:
 
 
 def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any]) -> dict[str, np.ndarray]:
-    """The arrays of a rollout (what :func:`save_rollout` writes).
+    """The arrays of a rollout (what :func:`save_rollout` writes), of an Overcooked or OvercookedV2 ``env``.
 
-    ``actions`` are joint actions as integers in ``env.agents`` order (a dict
-    keyed by agent, as ``env.step`` takes it, is accepted too); ``rewards``
-    are per-step rewards, a number or the dict ``env.step`` returns (its
-    agents share the reward: the first agent's is kept).
+    ``actions`` are joint actions (:func:`joint_actions`), ``rewards`` per-step rewards (:func:`step_rewards`).
     """
-    agents = list(env.agents)
+    from .v2_rollout import is_v2, v2_arrays  # OvercookedV2's own arrays
 
-    def joint(action: Any) -> list[int]:
-        return [int(action[a]) for a in agents] if isinstance(action, Mapping) else [int(a) for a in action]
-
-    def reward(value: Any) -> float:
-        return float(value[agents[0]]) if isinstance(value, Mapping) else float(value)
-
+    if is_v2(env):
+        return v2_arrays(env, states, actions, rewards)
     starts = [(int(x), int(y)) for x, y in np.asarray(states[0].agent_pos)] if states else []
     arrays = {name: np.stack([np.asarray(getattr(s, name)) for s in states]) for name in STATE_FIELDS} if states else {}
     return {
@@ -74,10 +70,24 @@ def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewa
         "layout": np.array(layout_name(env.layout)),
         "grid": np.array(layout_rows(env.layout, starts)),
         "max_steps": np.array(int(getattr(env, "max_steps", -1))),
-        "actions": np.array([joint(a) for a in actions], dtype=np.int64).reshape(len(actions), len(agents)),
-        "rewards": np.array([reward(r) for r in rewards], dtype=np.float64),
+        "actions": joint_actions(env, actions),
+        "rewards": step_rewards(env, rewards),
         **arrays,
     }
+
+
+def joint_actions(env: Any, actions: Sequence[Any]) -> np.ndarray:
+    """Joint actions as integers in ``env.agents`` order, one row per step (a dict keyed by agent, as
+    ``env.step`` takes it, or a sequence)."""
+    agents = list(env.agents)
+    rows = [[int(a[name]) for name in agents] if isinstance(a, Mapping) else [int(x) for x in a] for a in actions]
+    return np.array(rows, dtype=np.int64).reshape(len(actions), len(agents))
+
+
+def step_rewards(env: Any, rewards: Sequence[Any]) -> np.ndarray:
+    """Per-step rewards, a number or the dict ``env.step`` returns (its agents share it: the first agent's)."""
+    first = env.agents[0]
+    return np.array([float(r[first]) if isinstance(r, Mapping) else float(r) for r in rewards], dtype=np.float64)
 
 
 def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any]) -> Path:
@@ -89,12 +99,12 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
 
 
 def is_rollout(path: Path) -> bool:
-    """Whether ``path`` is a zip archive whose ``format`` array holds :data:`FORMAT`; never raises."""
+    """Whether ``path`` is a zip archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
     try:
         if not zipfile.is_zipfile(path):
             return False
         with np.load(path, allow_pickle=False) as data:
-            return "format" in data.files and str(data["format"]) == FORMAT
+            return "format" in data.files and str(data["format"]) in FORMATS
     except _UNREADABLE:
         return False
 
@@ -107,8 +117,9 @@ def load_rollout(path: Path) -> dict[str, np.ndarray]:
             arrays = {name: data[name] for name in data.files}
     except _UNREADABLE as exc:
         raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
-    if "format" not in arrays or str(arrays["format"]) != FORMAT:
-        raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r})")
+    if "format" not in arrays or str(arrays["format"]) not in FORMATS:
+        raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
+                             f"{FORMAT_V2!r})")
     raw = sorted(name for name, value in arrays.items() if not isinstance(value, np.ndarray))
     if raw:  # numpy hands back the bytes of a member without an .npy header
         raise StripsIntError(source, None, f"member {raw[0]!r} is not a numpy array")
