@@ -90,6 +90,28 @@ def step_rewards(env: Any, rewards: Sequence[Any]) -> np.ndarray:
     return np.array([float(r[first]) if isinstance(r, Mapping) else float(r) for r in rewards], dtype=np.float64)
 
 
+def kept_states(steps: np.ndarray, actions: int, source: str) -> int:
+    """How many of a rollout's states (``steps``: their step counters) to read for ``actions`` joint actions.
+
+    One more state than actions; ``env.step`` replaces the state after an episode's last step by a fresh
+    ``reset`` one (counter back to 0), which is dropped, so the last joint action then has no following
+    state. The counters kept must run on by one: one episode per file.
+    """
+    count = len(steps)
+    if count > 1 and count == actions + 1 and steps[-1] == 0 and steps[-2] == actions - 1 + steps[0]:
+        count -= 1  # the auto-reset state after the episode's end
+    elif count != actions + 1:
+        raise StripsIntError(source, None, f"{count} states for {actions} joint actions: expected one more "
+                             "state than actions")
+    bad = np.flatnonzero(steps[:count] != steps[0] + np.arange(count))
+    if len(bad):
+        t = int(bad[0])
+        why = ": a new episode began (env.step resets at the episode's end); save one episode per file" \
+            if steps[t] == 0 else ""
+        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}{why}")
+    return count
+
+
 def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any]) -> Path:
     """Write a rollout of ``env`` to one compressed ``.npz`` file (numpy only; see :func:`rollout_arrays`)."""
     path = Path(path)

@@ -36,6 +36,8 @@ PLATE, COOKED, FIRST_INGREDIENT = 1, 2, 4
 # settings.py
 COOK_TIME, INDICATOR_TIME, DELIVERY_REWARD, ACTIVATION_COST = 20, 10, 20.0, 5.0
 MAX_INGREDIENTS = 3
+#: The largest object code: every bit of ten ingredient kinds, a plate and cooked.
+MAX_CODE = (1 << 22) - 1
 #: common.DIR_TO_VEC by common.Direction (up, down, right, left).
 VECTORS: tuple[Pos, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0))
 DIRECTIONS = ("up", "down", "right", "left")
@@ -50,11 +52,11 @@ def ingredient(kind: int) -> int:
 
 
 def kinds(code: int) -> tuple[int, ...]:
-    """The ingredient kinds in an object code, sorted, each as often as it is in it."""
+    """The ingredient kinds in an object code, sorted, each as often as it is in it (none in a negative code)."""
     found: list[int] = []
     code >>= 2
     kind = 0
-    while code:
+    while code > 0:
         found += [kind] * (code & 3)
         code >>= 2
         kind += 1
@@ -72,7 +74,9 @@ def is_ingredient(code: int) -> bool:
 
 
 def describe(code: int) -> str:
-    """An object code in words, for messages."""
+    """An object code in words, for messages (a code no object has by its number)."""
+    if not 0 <= code <= MAX_CODE:
+        return f"code {code}"
     if code == 0:
         return "nothing"
     if code == PLATE:

@@ -36,7 +36,7 @@ from ..base import check_actions
 from ..overcooked.lift import agent_name, cell
 from .v2_kitchen import (BUTTON, COOKED, EMPTY, GOAL, INDICATOR, PILE_BASE, PLATE, PLATE_PILE, POT, WALL, Event,
                          Kitchen, KitchenState, Pos, RuleError, V2Layout, describe, kinds, recipe_code)
-from .v2_rollout import Episode, check_state
+from .v2_rollout import Episode
 
 #: The action schemas the V2 lifter produces (checked against the domain before a rollout is read).
 V2_ACTIONS = frozenset({"move", "take", "take-ingredient", "take-dish", "put", "start-soup", "add-ingredient",
@@ -241,7 +241,8 @@ class _V2Lifter:
         except StripsIntError as exc:
             raise StripsIntError(self.source, exc.where, exc.message) from None
         if not action.applicable(self.state):
-            raise self.fail(f"step {t}", f"the domain does not follow OvercookedV2 here: {action.not_applicable(self.state)}")
+            raise self.fail(f"step {t}", "the domain does not follow OvercookedV2 here: "
+                            + action.not_applicable(self.state))
         self.state -= action.delete
         self.state |= action.add
         self.actions.append(action)
@@ -426,7 +427,8 @@ def lift_episode(episode: Episode, domain: Domain) -> Trace:
     return Trace(source=episode.source, problem=problem, steps=Step.numbered(lifter.times, lifter.actions), meta=meta)
 
 
-def v2_layout_problem(layout: V2Layout, domain: Domain, soups: int = 1, recipe: tuple[int, ...] | None = None) -> Problem:
+def v2_layout_problem(layout: V2Layout, domain: Domain, soups: int = 1,
+                      recipe: tuple[int, ...] | None = None) -> Problem:
     """A planning problem on a V2 layout: agents at their start cells, empty-handed, to deliver ``soups`` soups of
     the order ``recipe`` (default: the layout's first possible recipe; each possible one is a ``recipe`` object).
 

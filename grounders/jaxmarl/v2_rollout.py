@@ -18,9 +18,9 @@ import numpy as np
 
 from strips_int.errors import StripsIntError, brief
 
-from .rollout import FORMAT_V2, joint_actions, step_rewards
-from .v2_kitchen import (BUTTON, COOKED, COOK_TIME, EMPTY, INDICATOR_TIME, MAX_INGREDIENTS, PILE_BASE, PLATE,
-                         POT, WALL, Agent, KitchenState, V2Layout, describe, is_ingredient, kinds, recipe_code)
+from .rollout import FORMAT_V2, joint_actions, kept_states, step_rewards
+from .v2_kitchen import (BUTTON, COOK_TIME, COOKED, EMPTY, INDICATOR_TIME, MAX_CODE, MAX_INGREDIENTS, PILE_BASE,
+                         PLATE, POT, WALL, Agent, KitchenState, V2Layout, describe, is_ingredient, kinds, recipe_code)
 
 #: The ``State`` fields stored, one array per field with the step as first axis (positions as x, y).
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_inv", "grid", "recipe", "new_correct_delivery", "step", "done")
@@ -28,8 +28,6 @@ STATE_FIELDS = ("agent_pos", "agent_dir", "agent_inv", "grid", "recipe", "new_co
 RULE_OPTIONS = {"max_steps": int, "agent_view_size": (int, type(None)), "start_cooking_interaction": bool,
                 "negative_rewards": bool, "sample_recipe_on_delivery": bool}
 _TILES = frozenset({EMPTY, WALL, 4, POT, 6, BUTTON, 9, *range(PILE_BASE, PILE_BASE + 10)})
-#: The largest object code: every bit of ten ingredient kinds, a plate and cooked.
-_MAX_CODE = (1 << 22) - 1
 
 
 def is_v2(env: Any) -> bool:
@@ -40,6 +38,7 @@ def is_v2(env: Any) -> bool:
 def env_options(env: Any) -> dict[str, Any]:
     """The options ``OvercookedV2(...)`` was made with, as JSON values (a state buffer only as present or not)."""
     kind = env.observation_type
+    kinds_seen = [str(getattr(k, "value", k)) for k in (kind if isinstance(kind, list) else [kind])]
     permutations = env.op_ingredient_permutations
     return {
         "max_steps": int(env.max_steps),
@@ -52,7 +51,7 @@ def env_options(env: Any) -> dict[str, Any]:
         "indicate_successful_delivery": bool(env.indicate_successful_delivery),
         "op_ingredient_permutations": None if permutations is None else [int(i) for i in permutations],
         "initial_state_buffer": env.initial_state_buffer is not None,
-        "observation_type": [str(k.value) for k in kind] if isinstance(kind, list) else str(getattr(kind, "value", kind)),
+        "observation_type": kinds_seen if isinstance(kind, list) else kinds_seen[0],
     }
 
 
@@ -150,17 +149,7 @@ def read_episode(arrays: dict[str, np.ndarray], source: str) -> Episode:
         raise StripsIntError(source, None, f"the state arrays ({', '.join(STATE_FIELDS)}) must have one equal, "
                              "non-zero length")
     steps = fields["step"]
-    if count == len(actions) + 1 and count > 1 and steps[-1] == 0 and steps[-2] == steps[0] + count - 2:
-        count -= 1  # the auto-reset state after the episode's end
-    elif count != len(actions) + 1:
-        raise StripsIntError(source, None, f"{count} states for {len(actions)} joint actions: expected one more "
-                             "state than actions")
-    off = np.flatnonzero(steps[:count] != steps[0] + np.arange(count))
-    if len(off):
-        t = int(off[0])
-        why = ": a new episode began (env.step resets at the episode's end); save one episode per file" \
-            if steps[t] == 0 else ""
-        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}{why}")
+    count = kept_states(steps, len(actions), source)
     grid = fields["grid"][:count]
     moved = np.argwhere(grid[..., 0] != np.array(layout.static))
     if len(moved):
@@ -223,7 +212,7 @@ def _states(fields: dict[str, np.ndarray], grid: np.ndarray, count: int) -> list
 
 def _hand_code(code: int) -> bool:
     """Whether an agent or a counter can hold ``code``: a plate, one ingredient, or a plated cooked soup."""
-    if not 0 <= code <= _MAX_CODE:
+    if not 0 <= code <= MAX_CODE:
         return False
     size = len(kinds(code))
     return code in (0, PLATE) or (is_ingredient(code) and not code & COOKED and size == 1) or (
@@ -248,12 +237,13 @@ def check_state(layout: V2Layout, state: KitchenState, source: str, where: str) 
         raise StripsIntError(source, where, "two agents stand on one cell")
     for pos, code in state.items.items():
         fits = _hand_code(code) if tile(pos) == WALL else (
-            tile(pos) == POT and 0 <= code <= _MAX_CODE and not code & PLATE and 1 <= len(kinds(code)) <= MAX_INGREDIENTS)
+            tile(pos) == POT and 0 <= code <= MAX_CODE and not code & PLATE and 1 <= len(kinds(code)) <= MAX_INGREDIENTS)
         if not fits:
             raise StripsIntError(source, where, f"object code {code} ({describe(code)}) at {pos}, on tile "
                                  f"{tile(pos)}: not what a counter or a pot holds")
     for pos, left in state.timers.items():
-        cooking = tile(pos) == POT and 0 < left <= COOK_TIME and state.items.get(pos, 0) and not state.items[pos] & COOKED
+        soup = state.items.get(pos, 0)
+        cooking = tile(pos) == POT and 0 < left <= COOK_TIME and soup and not soup & COOKED
         if not (cooking or (tile(pos) == BUTTON and 0 < left <= INDICATOR_TIME)):
             raise StripsIntError(source, where, f"timer {left} at {pos}, on tile {tile(pos)}: not a cooking pot "
                                  f"(1-{COOK_TIME}) or a lit button (1-{INDICATOR_TIME})")
