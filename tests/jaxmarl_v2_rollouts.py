@@ -22,6 +22,7 @@ import json
 import sys
 from collections import Counter, deque
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import jax
 import jaxmarl
@@ -172,14 +173,22 @@ class Policy:
         return int(self.rng.integers(6))
 
 
+class LogState(NamedTuple):
+    """A state as jaxmarl's ``LogWrapper`` keeps it (``LogEnvState``; the wrapper itself needs ``six``)."""
+
+    env_state: Any
+
+
 def play(name: str, layout: str, options: dict, seed: int, steps: int, roles, noise: float, out: Path) -> dict:
     """One rollout saved to ``out/NAME.npz``; its flags, rewards and (for the clue) the in-memory trace's steps."""
     env = jaxmarl.make("overcooked_v2", layout=layout, max_steps=steps, **options)
 
     @jax.jit
-    def turn(key, state, joint):
+    def turn(key, state, joint, first):
+        """``env.step`` (at the end it resets to ``first``: a random reset compiles once) and the flag of the
+        state before that reset."""
         acts = dict(zip(env.agents, joint))
-        _, after, reward, _, _ = env.step(key, state, acts)
+        _, after, reward, _, _ = env.step(key, state, acts, reset_state=first)
         return after, reward[env.agents[0]], env.step_env(key, state, acts)[1].new_correct_delivery
 
     policy = Policy(env, roles, noise, seed)
@@ -190,7 +199,7 @@ def play(name: str, layout: str, options: dict, seed: int, steps: int, roles, no
     for _ in range(steps):
         joint = policy.act(state)
         key, sub = jax.random.split(key)
-        state, reward, correct = turn(sub, state, jax.numpy.asarray(joint, dtype=jax.numpy.int32))
+        state, reward, correct = turn(sub, state, jax.numpy.asarray(joint, dtype=jax.numpy.int32), states[0])
         if bool(correct):
             policy.delivered()
         states.append(state)
@@ -200,6 +209,8 @@ def play(name: str, layout: str, options: dict, seed: int, steps: int, roles, no
     save_rollout(out / f"{name}.npz", env, states, actions, rewards)
     facts = {"flags": [t for t, flag in enumerate(flags) if flag], "rewards": rewards}
     if name == CLUE[0]:
+        # jaxmarl's LogWrapper passes the env's attributes through and keeps its state as ``env_state``
+        save_rollout(out / f"{name}_wrapped.npz", env, [LogState(s) for s in states], actions, rewards)
         domain = load_domain(DOMAIN)
         as_dicts = [dict(zip(env.agents, joint)) for joint in actions]
         trace = rollout_trace(states, as_dicts, [{a: r for a in env.agents} for r in rewards], env, domain)

@@ -106,6 +106,11 @@ def test_memory_reader_matches_the_file(traces, facts):
     assert [str(s.action) for s in traces["clue"].steps] == facts["clue"]["memory_steps"]
 
 
+def test_a_wrappers_states_are_saved_as_the_envs_own(rollouts):
+    plain, wrapped = _arrays(rollouts / "clue.npz"), _arrays(rollouts / "clue_wrapped.npz")
+    assert plain.keys() == wrapped.keys() and all(np.array_equal(plain[k], wrapped[k]) for k in plain)
+
+
 def _arrays(path):
     with np.load(path, allow_pickle=False) as data:
         return {name: data[name] for name in data.files}

@@ -58,9 +58,12 @@ def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewa
     """The arrays of a rollout (what :func:`save_rollout` writes), of an Overcooked or OvercookedV2 ``env``.
 
     ``actions`` are joint actions (:func:`joint_actions`), ``rewards`` per-step rewards (:func:`step_rewards`).
+    The env may be wrapped (jaxmarl's wrappers pass its attributes through) and each state then the wrapper's
+    (``LogEnvState``): the environment's own is its ``env_state``.
     """
     from .v2_rollout import is_v2, v2_arrays  # OvercookedV2's own arrays
 
+    states = [unwrapped(state) for state in states]
     if is_v2(env):
         return v2_arrays(env, states, actions, rewards)
     starts = [(int(x), int(y)) for x, y in np.asarray(states[0].agent_pos)] if states else []
@@ -74,6 +77,13 @@ def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewa
         "rewards": step_rewards(env, rewards),
         **arrays,
     }
+
+
+def unwrapped(state: Any) -> Any:
+    """The environment's state inside a wrapper's (``env_state``, however deep)."""
+    while hasattr(state, "env_state"):
+        state = state.env_state
+    return state
 
 
 def joint_actions(env: Any, actions: Sequence[Any]) -> np.ndarray:
