@@ -356,7 +356,8 @@ class _V2Lifter:
                 old, new = (recipe_name(self.recipes[r]) for r in (before.recipe, recorded.recipe))
                 self.do(("draw-recipe", old, new), t)
                 self.drawn.append(recorded.recipe)
-                self.knows = [None] * len(self.agents)
+                if len(self.recipes) > 1:  # (the only possible recipe stays known)
+                    self.knows = [None] * len(self.agents)
         self._spares()
         goal = [("delivered", soup) for soup in self.goal]
         layout = episode.layout
