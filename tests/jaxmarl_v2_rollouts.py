@@ -3,7 +3,8 @@
 ``python tests/jaxmarl_v2_rollouts.py OUTDIR`` plays a scripted policy (below) on several V2
 layouts and options, writes each rollout with ``save_rollout`` and ``facts.json``: per rollout the
 steps whose ``env.step_env`` state flags ``new_correct_delivery``, and what the in-memory reader
-and ``start_problem`` give. The tests run it as a subprocess so that pytest's own process never
+and ``start_problem`` give. ``... OUTDIR --every-layout SEED`` plays and checks every V2 layout
+(:func:`every_layout`; the README's wider check). The tests run it as a subprocess so that pytest's own process never
 imports jax: jax is multithreaded, and other tests fork (``evaluate --jobs``).
 
 The policy: each agent picks a sub-goal from the state (a dish to the goal; a plate to a cooked
@@ -233,5 +234,38 @@ def main(out: Path) -> None:
     (out / "facts.json").write_text(json.dumps(facts))
 
 
+def every_layout(out: Path, seed: int) -> None:
+    """The policy on every ``overcooked_v2_layouts`` layout for 1,000 steps, options drawn at random (a
+    button-lighting partner half the time where there is a button), each rollout read back: one line
+    each, whether its goal delivery steps are the flagged ones, then the totals."""
+    from jaxmarl.environments.overcooked_v2.layouts import overcooked_v2_layouts
+
+    from strips_int import analyze
+    from strips_int.grounders.jaxmarl import read_rollout
+
+    rng, domain, totals = np.random.default_rng(seed), load_domain(DOMAIN), Counter()
+    for name, layout in sorted(overcooked_v2_layouts.items()):
+        options = dict(random_reset=bool(rng.random() < .4), start_cooking_interaction=bool(rng.random() < .5),
+                       negative_rewards=bool(rng.random() < .5), sample_recipe_on_delivery=bool(rng.random() < .6),
+                       agent_view_size=[None, 2, 3][rng.integers(3)])
+        roles = ("cook",) * len(layout.agent_positions)
+        if len(roles) == 2 and (np.asarray(layout.static_objects) == BUTTON).any() and rng.random() < .5:
+            roles = ("signaller", "cook")
+        flags = play(name, name, options, seed, 1000, roles, 0.1, out)["flags"]
+        trace = read_rollout(out / f"{name}.npz", domain)
+        analyze(domain, trace)
+        goal = {fact[1] for fact in trace.problem.goal}
+        agree = sorted({s.t for s in trace.steps if s.action.name == "deliver" and s.action.args[1] in goal}) == flags
+        meta = trace.meta
+        totals.update(rollouts=1, agree=agree, correct=meta["correct_deliveries"], wrong=meta["wrong_deliveries"],
+                      activations=meta["activations"])
+        print(name, options, roles, "agrees" if agree else "DIFFERS", meta["correct_deliveries"],
+              meta["wrong_deliveries"], meta["activations"], flush=True)
+    print(dict(totals))
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    if sys.argv[2:3] == ["--every-layout"]:
+        every_layout(Path(sys.argv[1]), int(sys.argv[3]))
+    else:
+        main(Path(sys.argv[1]))
