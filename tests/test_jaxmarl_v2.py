@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,7 +19,7 @@ from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT
+from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
 
@@ -37,11 +35,7 @@ def domain():
 @pytest.fixture(scope="module")
 def rollouts(tmp_path_factory):
     """The folder of rollouts and ``facts.json`` that ``jaxmarl_v2_rollouts.py`` writes."""
-    out = tmp_path_factory.mktemp("jaxmarl_v2")
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "jaxmarl_v2_rollouts.py"), str(out)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return out
+    return child_rollouts("jaxmarl_v2_rollouts.py", tmp_path_factory.mktemp("jaxmarl_v2"))
 
 
 @pytest.fixture(scope="module")
@@ -107,17 +101,12 @@ def test_memory_reader_matches_the_file(traces, facts):
 
 
 def test_a_wrappers_states_are_saved_as_the_envs_own(rollouts):
-    plain, wrapped = _arrays(rollouts / "clue.npz"), _arrays(rollouts / "clue_wrapped.npz")
+    plain, wrapped = npz_arrays(rollouts / "clue.npz"), npz_arrays(rollouts / "clue_wrapped.npz")
     assert plain.keys() == wrapped.keys() and all(np.array_equal(plain[k], wrapped[k]) for k in plain)
 
 
-def _arrays(path):
-    with np.load(path, allow_pickle=False) as data:
-        return {name: data[name] for name in data.files}
-
-
 def test_a_state_or_reward_that_does_not_follow_names_its_step(rollouts, traces, domain, tmp_path):
-    arrays = _arrays(rollouts / "clue.npz")
+    arrays = npz_arrays(rollouts / "clue.npz")
     delivered = delivery_steps(traces["clue"], goal_only=True)[0]
     rewards = arrays["rewards"].copy()
     rewards[delivered] = 0
@@ -140,7 +129,7 @@ def test_a_state_or_reward_that_does_not_follow_names_its_step(rollouts, traces,
 
 
 def test_bad_options_are_one_clear_error(rollouts, domain, tmp_path):
-    arrays = _arrays(rollouts / "clue.npz")
+    arrays = npz_arrays(rollouts / "clue.npz")
     options = json.loads(str(arrays["options"]))
     np.savez(tmp_path / "options.npz", **{**arrays, "options": np.array(json.dumps({**options, "negative_rewards": 1}))})
     (result,) = GROUNDER.read(tmp_path / "options.npz", domain)
@@ -149,12 +138,8 @@ def test_bad_options_are_one_clear_error(rollouts, domain, tmp_path):
 
 
 def test_check_reads_a_v2_rollout_without_jax(rollouts):
-    code = ("import sys; sys.modules['jax'] = None; sys.modules['jaxmarl'] = None\n"
-            "from strips_int.check import main; sys.exit(main())")
-    done = subprocess.run([sys.executable, "-c", code, str(DOMAIN), str(rollouts / "clue.npz")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "goal: 1/1 facts reached" in done.stdout and "constructive 1" in done.stdout
+    printed = check_without_jax(DOMAIN, rollouts / "clue.npz")
+    assert "goal: 1/1 facts reached" in printed and "constructive 1" in printed
 
 
 def test_start_problem_by_v2_layout_name_orders_one_possible_recipe(facts):
