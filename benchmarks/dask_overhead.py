@@ -22,8 +22,9 @@ from pathlib import Path
 from distributed import Client, LocalCluster
 
 from strips_int import load_domain
-from strips_int.cluster import batch_rows, batches, evaluate_on_cluster
-from strips_int.evaluate import evaluate, game_files
+from strips_int.batch.cluster import batch_rows, batches, evaluate_on_cluster
+from strips_int.batch.engines import Processes
+from strips_int.batch.games import game_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def main() -> None:
         runs = [timed(evaluate_on_cluster(domain, files, {}, c.scheduler_address))]
         pool = []
         for _ in range(args.repeat):  # interleaved, so a busy machine slows both alike
-            pool.append(timed(evaluate(domain, files, {}, args.workers)))
+            pool.append(timed(Processes(args.workers).rows(domain, files, {})))
             runs.append(timed(evaluate_on_cluster(domain, files, {}, c.scheduler_address)))
         per_task = task_seconds(c.scheduler_address, domain)
     reference = pool[0][1]

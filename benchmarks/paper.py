@@ -53,10 +53,10 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def child_cpu(command: Sequence[str]) -> tuple[float, str]:
-    """Run ``command`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
+def child_cpu(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, str]:
+    """Run ``command`` in ``cwd`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     output = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
@@ -111,8 +111,8 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of reading the 302 games into traces (decode, lift, validate), in this process;
     the first pass fills the caches."""
     from strips_int import load_domain
-    from strips_int.games import read_games
-    from strips_int.workers import quiet_gc
+    from strips_int.batch.games import read_games
+    from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     quiet_gc()  # as evaluate does: start-up frozen, collections seldom
@@ -127,10 +127,10 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
 def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
-    from strips_int import load_domain
-    from strips_int.evaluate import game_row
-    from strips_int.games import read_games, report_of
-    from strips_int.workers import quiet_gc
+    from strips_int import analyze, load_domain
+    from strips_int.batch.games import read_games
+    from strips_int.batch.rows import game_row
+    from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
     traces = list(read_games(domain, data / "user-study"))
@@ -139,7 +139,7 @@ def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     for _ in range(rounds + 1):
         start = time.process_time()
         for trace in traces:
-            game_row(report_of(domain, trace))
+            game_row(analyze(domain, trace))
         times.append(1000 * (time.process_time() - start) / len(traces))
     return {"games": len(traces), "warm": spread(times[1:]), "first_pass": times[0]}
 
@@ -163,7 +163,7 @@ def memory_per_step(steps: int = 100_000) -> dict[str, float]:
     from sar_synthetic import SAR, synthetic_trace
 
     from strips_int import analyze_run, execute, load_domain
-    from strips_int.trace import trace_from_dict
+    from strips_int.model.trace import trace_from_dict
 
     domain = load_domain(SAR)
     data = synthetic_trace(steps, seed=0)

@@ -20,11 +20,11 @@ import argparse
 import time
 from typing import Any, Iterator
 
-from strips_int.domain import load_domain
+from strips_int.model.domain import load_domain
 from strips_int.grounders.overcooked import get_layout, known_layouts
 from strips_int.grounders.overcooked.layouts import parse_grid
-from strips_int.rc import UNKNOWN
-from strips_int.rc_cli import MAX_SOUPS, classify_layouts, layout_rc
+from strips_int.analysis.rc import UNKNOWN
+from strips_int.cli.rc import MAX_SOUPS, classify_layouts, layout_rc
 
 
 def open_grid(size: int) -> str:

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 from strips_int import analyze_run, execute, load_domain
-from strips_int.domain import packaged_domain
+from strips_int.model.domain import packaged_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
-from strips_int.reachability import relaxed_reachable
-from strips_int.required import clear_cache, interdependence_needs
+from strips_int.analysis.reachability import relaxed_reachable
+from strips_int.analysis.required import interdependence_needs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def main() -> None:
     inters = sum(len(g[2]) for g in games)
     for label in ("cold cache", "warm cache"):
         if label == "cold cache":
-            clear_cache()
+            domain.cache.clear()
         start = time.perf_counter()
         for problem, team, found, receivers in games:
             interdependence_needs(domain, problem, team, found, receivers)

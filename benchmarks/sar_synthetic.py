@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 from strips_int import analyze_run, execute, load_domain, load_trace
-from strips_int.domain import make_problem
-from strips_int.reachability import relaxed_reachable
-from strips_int.trace import apply
-from strips_int.task import format_fact
+from strips_int.model.problem import make_problem
+from strips_int.analysis.reachability import relaxed_reachable
+from strips_int.model.execution import apply
+from strips_int.model.task import format_fact
 
 SAR = Path(__file__).resolve().parents[1] / "domains" / "sar.pddl"
 

@@ -26,10 +26,10 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from strips_int import analyze_run, execute, load_domain
-from strips_int.domain import Domain
+from strips_int.model.domain import Domain
 from strips_int.grounders.overcooked import read_traces
-from strips_int.interdependence import CONSTRUCTIVE, LOOPING, Interdependence, classify
-from strips_int.stats import markdown_table
+from strips_int.analysis.interdependence import CONSTRUCTIVE, LOOPING, Interdependence, classify
+from strips_int.batch.tables import markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ("cole", "fcp", "hsp", "mep")

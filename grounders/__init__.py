@@ -20,18 +20,19 @@ import pkgutil
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import Grounder, Option, check_actions
+from .base import GAMES, START, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
-__all__ = ["Grounder", "Option", "all_options", "grounder_for", "read_input", "register", "registered"]
+__all__ = ["GAMES", "START", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options", "check_options", "commands",
+           "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered"]
 
 ENTRY_POINTS = "strips_int.grounders"
 _added: dict[str, Grounder] = {}
@@ -101,8 +102,46 @@ def registered() -> dict[str, Grounder]:
 
 def grounder_for(path: str | Path) -> Grounder | None:
     """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
+    found = kind_of(path)
+    return None if found is None else found[0]
+
+
+def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
+    """The first grounder that recognizes ``path`` and what the file is to it (games, or a start problem)."""
     path = path if isinstance(path, Path) else Path(path)  # once: a Path built again parses its parts again
-    return next((g for g in registered().values() if g.recognizes(path)), None)
+    for grounder in registered().values():
+        kind = grounder.recognizes(path)
+        if kind:
+            return grounder, kind
+    return None
+
+
+def commands() -> dict[str, tuple[str, str]]:
+    """The grounders' own command lines: subcommand -> (module whose ``main`` runs it, one-line help)."""
+    found: dict[str, tuple[str, str]] = {}
+    for grounder in registered().values():
+        found.update(getattr(grounder, "commands", {}))
+    return found
+
+
+def drawing_for(domain: str, problem: Problem) -> Drawing | None:
+    """How a grounder of ``domain`` (a domain's name) draws a state of ``problem``, or None."""
+    for grounder in registered().values():
+        draw = getattr(grounder, "drawing", None)
+        if grounder.domain == domain and draw is not None:
+            found = draw(problem)
+            if found is not None:
+                return found
+    return None
+
+
+def check_options(paths: Sequence[Path], options: Mapping[str, Any]) -> None:
+    """Each grounder's :meth:`~.base.Grounder.check_options` on a batch's files, with the options it declares."""
+    for grounder in registered().values():
+        check = getattr(grounder, "check_options", None)
+        mine = {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
+        if check is not None and mine:
+            check(paths, **mine)
 
 
 def all_options() -> tuple[Option, ...]:
@@ -133,7 +172,7 @@ def read_input(
 
 def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
     from strips_int.files import regular_file
-    from strips_int.trace import load_trace
+    from strips_int.model.trace_file import load_trace
 
     try:
         regular_file(path)

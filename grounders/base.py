@@ -1,10 +1,11 @@
 """The grounder plug-in interface: what an environment provides so strips_int can read its games.
 
 A grounder recognizes its files from their parsed content, reads each game of
-a file into a :class:`~strips_int.trace.Trace` of its packaged domain (steps
-grounded by :class:`strips_int.trace.Grounder` and applied by
-:func:`strips_int.trace.apply`), declares its command-line options once, and
-optionally gives the start problem of a named layout or scenario for RC.
+a file into a :class:`~strips_int.model.trace.Trace` of its packaged domain (steps
+grounded by :class:`strips_int.model.trace.ActionGrounder` and applied by
+:func:`strips_int.model.execution.apply`), declares its command-line options once, and
+optionally gives the start problem of a named layout or scenario for RC, command
+lines of its own and a drawing of its states for the HTML report.
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
 is turned into one by :func:`strips_int.errors.internal_error` at the registry's boundary, so a
@@ -15,14 +16,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
 
 from strips_int.errors import StripsIntError
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from matplotlib.axes import Axes
+
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Fact, Problem
+    from strips_int.model.trace import Trace
+
+
+#: What a file is to the grounder that recognizes it (:meth:`Grounder.recognizes`).
+Kind = Literal["games", "start"]
+GAMES: Kind = "games"
+START: Kind = "start"
 
 
 @dataclass(frozen=True)
@@ -50,8 +59,10 @@ class Grounder(Protocol):
     actions: frozenset[str]
     options: tuple[Option, ...]
 
-    def recognizes(self, path: Path) -> bool:
-        """Whether ``path`` is one of this environment's files, decided from parsed content; never raises."""
+    def recognizes(self, path: Path) -> Kind | None:
+        """What ``path`` is to this environment, decided from parsed content: ``"games"`` (recorded games),
+        ``"start"`` (a problem to start from, such as a SAR scenario: a folder walk passes it over), or
+        None (not one of its files); never raises."""
         ...
 
     def read(self, path: Path, domain: Domain, **options: Any) -> Iterator[Trace | StripsIntError]:
@@ -61,6 +72,44 @@ class Grounder(Protocol):
     def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
         """The start problem of a named layout or scenario (for RC), or None."""
         ...
+
+    # Optional (a grounder without them has none; :class:`BaseGrounder` gives these defaults):
+    #: Command lines of its own: subcommand -> (module whose ``main`` runs it, one-line help).
+    commands: Mapping[str, tuple[str, str]]
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        """How to draw a state of ``problem`` (the HTML report shows one beside each interdependence), or None."""
+        ...
+
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
+        """Raise a :class:`StripsIntError` when the options given for a batch of game files cannot work for
+        them (one error for the batch, before any game is read, instead of the same error in every row)."""
+        ...
+
+
+class Drawing(Protocol):
+    """Draws one state of a problem on matplotlib axes: ``agents`` in ``colors`` (by index), the objects in
+    ``highlight`` (those an interdependence shares) marked."""
+
+    def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
+                 colors: Sequence[str]) -> None:
+        ...
+
+
+class BaseGrounder:
+    """Defaults of the optional parts of :class:`Grounder`, for a grounder to derive from."""
+
+    options: tuple[Option, ...] = ()
+    commands: Mapping[str, tuple[str, str]] = {}
+
+    def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
+        return None
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        return None
+
+    def check_options(self, paths: Sequence[Path], **options: Any) -> None:
+        return None
 
 
 def check_actions(actions: frozenset[str], domain: Domain, wanted: str, source: str) -> None:

@@ -1,6 +1,6 @@
 """Planner integration: our problems in unified-planning, solved by Fast Downward or pyperplan.
 
-Installed as ``strips_int.planners``; :mod:`strips_int.rc` builds the
+Installed as ``strips_int.planners``; :mod:`strips_int.analysis.rc` builds the
 required-cooperation verdicts on it. Importing this package is cheap: the
 names that need unified-planning (``solve``, ``to_unified_planning``,
 ``UPTask``) load it when first used.

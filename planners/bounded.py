@@ -39,9 +39,9 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from strips_int.domain import Domain
+from strips_int.model.domain import Domain
 from strips_int.errors import StripsIntError, brief
-from strips_int.task import Problem
+from strips_int.model.task import Problem
 
 from .result import UNKNOWN, PlanResult, stopped
 
@@ -117,13 +117,16 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def solve_all(calls: Sequence[Call], deadline: float, jobs: int = 1) -> list[PlanResult]:
-    """Each call's answer, in order, by at most ``jobs`` child processes at once, all ended by ``deadline``.
+def solve_all(calls: Sequence[Call], deadline: float, jobs: int | None = None) -> list[PlanResult]:
+    """Each call's answer, in order, by at most ``jobs`` child processes at once (default: one per CPU this
+    process may use), all ended by ``deadline``.
 
     ``deadline`` is a ``time.monotonic()`` instant. A child's
     :class:`StripsIntError` (a type the planner cannot take, a plan step that
     does not ground) is raised here once every child has ended.
     """
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     launch = _fork if _fork_is_safe() else _fresh_interpreter
     pending = list(range(len(calls)))
     running: dict[Connection, _Child] = {}

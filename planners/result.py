@@ -1,6 +1,6 @@
 """What a planner call can establish, and which planners there are (no unified-planning import: cheap).
 
-``strips_int.rc`` reads verdicts and checks a planner's name at the door with
+``strips_int.analysis.rc`` reads verdicts and checks a planner's name at the door with
 this module alone; unified-planning (about 1.5 s to import) is loaded only in
 the child processes that convert and plan (:mod:`strips_int.planners.bounded`).
 """
@@ -11,7 +11,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.task import GroundAction
+from strips_int.model.task import GroundAction
 
 FAST_DOWNWARD, PYPERPLAN = "fast-downward", "pyperplan"
 #: The engines strips_int calls, with the module unified-planning loads each from.

@@ -20,7 +20,7 @@ from unified_planning.engines import CompilationKind, PlanGenerationResultStatus
 from unified_planning.engines.results import PlanGenerationResult
 from unified_planning.exceptions import UPException
 
-from strips_int.task import GroundAction
+from strips_int.model.task import GroundAction
 
 from .convert import UPTask
 from .result import BY_SEARCH, FAST_DOWNWARD, PYPERPLAN, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult

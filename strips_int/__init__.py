@@ -21,13 +21,14 @@ from typing import Any
 __version__ = "0.1.0"
 
 _WHERE = {
-    "Domain": "domain", "load_domain": "domain", "load_problem": "domain",
     "StripsIntError": "errors",
-    "Report": "report", "analyze": "report", "analyze_run": "report",
-    "Fact": "task", "GroundAction": "task", "Problem": "task", "State": "task",
-    "Run": "trace", "Step": "trace", "Trace": "trace", "execute": "trace", "load_trace": "trace",
-    "analyze_games": "games", "read_games": "games",
-    "evaluate_games": "evaluate",
+    "Domain": "model.domain", "load_domain": "model.domain", "load_problem": "model.problem",
+    "Fact": "model.task", "GroundAction": "model.task", "Problem": "model.task", "State": "model.task",
+    "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace_file",
+    "Run": "model.execution", "execute": "model.execution",
+    "Report": "analysis.report", "analyze_run": "analysis.report", "required_cooperation": "analysis.rc",
+    "analyze": "batch.games", "analyze_games": "batch.games", "read_games": "batch.games",
+    "evaluate_games": "batch.evaluate",
 }
 
 __all__ = ["__version__", *sorted(_WHERE)]

@@ -31,9 +31,9 @@ def npz_arrays(path: Path) -> dict:
 
 
 def check_without_jax(*args: str | Path) -> str:
-    """What ``strips_int.check ARGS`` prints in a child process that cannot import jax or jaxmarl (it must succeed)."""
+    """What ``python -m strips_int.check ARGS`` prints in a child process that cannot import jax or jaxmarl (it must succeed)."""
     code = ("import sys; sys.modules['jax'] = None; sys.modules['jaxmarl'] = None\n"
-            "from strips_int.check import main; sys.exit(main())")
+            "from strips_int.cli.check import main; sys.exit(main())")
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout

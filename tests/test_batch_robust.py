@@ -18,7 +18,7 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import StripsIntError, analyze_games
-from strips_int.evaluate import main
+from strips_int.cli.evaluate import main
 
 OVERCOOKED = ROOT / "domains" / "overcooked.pddl"
 USER_STUDY = SHARED_DATA / "user-study"
@@ -119,7 +119,7 @@ def die_on_second(path: Path) -> list[dict]:
 def test_a_file_whose_worker_dies_twice_is_an_error_row_and_the_rest_finish():
     import multiprocessing
 
-    from strips_int.workers import map_files
+    from strips_int.batch.workers import map_files
 
     files = [Path(name) for name in ("first", "second", "third", "fourth", "fifth")]
     died = []
@@ -357,7 +357,7 @@ def test_a_cell_over_the_csv_field_limit_and_a_long_line_in_a_file_list(tmp_path
 
 def test_a_row_json_cannot_hold_is_its_games_error_row(tmp_path):
     """A pickle can carry an integer of more than 4,300 digits, which no JSON writer takes."""
-    from strips_int.evaluate import Tally, stream
+    from strips_int.batch.journal import Tally, stream
 
     (tmp_path / "games.jsonl").touch()
     rows = [{"source": "a.pkl", "folder": "", "reward": 10**5000, "error": ""},
@@ -399,10 +399,10 @@ def test_a_dask_batch_whose_worker_died_is_retried_file_by_file(tmp_path):
     distributed = pytest.importorskip("distributed")
     import dask
 
-    from strips_int.cluster import evaluate_on_cluster
-    from strips_int.domain import load_domain
-    from strips_int.evaluate import evaluate
-    from strips_int.games import game_files
+    from strips_int.batch.cluster import evaluate_on_cluster
+    from strips_int.model.domain import load_domain
+    from strips_int.batch.engines import Processes
+    from strips_int.batch.games import game_files
 
     domain = load_domain(OVERCOOKED)
     files, _ = game_files([p.strip() for p in sixty_games(tmp_path).read_text().splitlines()[:24]])
@@ -415,4 +415,4 @@ def test_a_dask_batch_whose_worker_died_is_retried_file_by_file(tmp_path):
             busy = next(address for address, tasks in processing.items() if tasks)
             os.kill(client.run(os.getpid, workers=[busy])[busy], signal.SIGKILL)
         got += list(rows)
-    assert got == list(evaluate(domain, files, {}, 1))
+    assert got == list(Processes(1).rows(domain, files, {}))

@@ -9,7 +9,7 @@ import sys
 import pytest
 from helpers import EXAMPLES, SAR
 
-from strips_int.check import main
+from strips_int.cli.check import main
 
 PROBLEM = str(EXAMPLES / "medkit-loop.problem.pddl")
 

@@ -21,9 +21,9 @@ import pytest
 from helpers import EXAMPLES, SHARED_DATA
 
 from strips_int import StripsIntError, grounders
-from strips_int.check import main as check_main
+from strips_int.cli.check import main as check_main
 from strips_int.errors import internal_error
-from strips_int.plot import main as plot_main
+from strips_int.cli.plot import main as plot_main
 
 KIT_PASS = EXAMPLES / "kit-pass.trace.json"
 GAME = SHARED_DATA / "user-study" / "cole" / "5_10_2025_15_21_40_human=0.json"
@@ -198,12 +198,12 @@ def test_ctrl_c_ends_check_with_one_line_and_130():
 
 
 def test_a_bug_outside_any_input_is_one_line_and_exit_2(monkeypatch, capsys):
-    import strips_int.check
+    import strips_int.cli.check
 
     def broken(several: bool) -> None:
         raise TypeError("a bug " * 100)
 
-    monkeypatch.setattr(strips_int.check, "_Outputs", broken)
+    monkeypatch.setattr(strips_int.cli.check, "_Outputs", broken)
     assert check_main(["sar", str(KIT_PASS)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: internal error: TypeError: a bug a bug") and err.count("\n") == 1 and len(err) < 240
@@ -212,7 +212,7 @@ def test_a_bug_outside_any_input_is_one_line_and_exit_2(monkeypatch, capsys):
 def test_usage_errors_are_one_line_and_exit_2():
     for args in (("strips_int.check",), ("strips_int.check", "sar", str(KIT_PASS), "--layout"),
                  ("strips_int.plot", "influence", "sar", str(KIT_PASS), "--since", "x", "--out", "x.png"),
-                 ("strips_int.plot",), ("strips_int.cli", "nothing")):
+                 ("strips_int.plot",), ("strips_int", "nothing")):
         done = run(*args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "error:" in done.stderr, (args, done.stderr)
 
@@ -222,13 +222,13 @@ def test_help_shows_only_the_grounder_options_that_apply():
     assert "--layout" in check and "--roles" in check and "--soups" not in check and "--scenario" not in check
     plot = run("strips_int.plot", "timeline", "--help").stdout
     assert "--ego-seat" in plot and "--soups" not in plot
-    rc = run("strips_int.rc_cli", "--help").stdout
+    rc = run("strips_int.rc", "--help").stdout
     assert "--soups" in rc and "--scenario" in rc and "--roles" not in rc
 
 
 def test_building_checks_options_imports_no_grounder_heavy_part():
     """Issue 16: `check --help` declared every grounder's options by importing numpy, networkx, lark, ..."""
-    code = ("import sys; from strips_int.check import build_parser; build_parser(); "
+    code = ("import sys; from strips_int.cli.check import build_parser; build_parser(); "
             "print(sorted(m for m in ('numpy', 'networkx', 'matplotlib') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
@@ -238,7 +238,7 @@ def test_building_checks_options_imports_no_grounder_heavy_part():
 def test_checking_one_game_imports_neither_numpy_nor_matplotlib(domain, game):
     if not game.is_file():
         pytest.skip("shared data absent")
-    code = ("import sys; from strips_int.check import main; code = main([%r, %r]); "
+    code = ("import sys; from strips_int.cli.check import main; code = main([%r, %r]); "
             "print(code, sorted(m for m in ('numpy', 'matplotlib') if m in sys.modules))" % (domain, str(game)))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "0 []"

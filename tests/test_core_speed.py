@@ -7,9 +7,9 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze, load_domain
-from strips_int.causal import INIT
+from strips_int.analysis.causal import INIT
 from strips_int.grounders import read_input
-from strips_int.reachability import clear_cache, relaxed_reachable
+from strips_int.analysis.reachability import relaxed_reachable
 
 
 def test_the_graph_is_built_on_first_use_and_holds_every_causal_link():
@@ -32,11 +32,11 @@ def test_games_that_fold_to_one_problem_share_one_exploration():
     games = sorted((SHARED_DATA / "user-study" / "cole").glob("*.json"))[:2]
     first, second = (next(iter(read_input(path, domain))).problem for path in games)
     assert first.objects != second.objects
-    clear_cache()
+    domain.cache.clear()
     one, two = relaxed_reachable(domain, first), relaxed_reachable(domain, second)
     assert one.actions is two.actions and one.facts is two.facts  # the second game explored nothing
     assert one.classes != two.classes  # each keeps its own renaming
     assert one.needers(domain.ignore_predicates) is two.needers(domain.ignore_predicates)
-    clear_cache()
+    domain.cache.clear()
     again = relaxed_reachable(domain, second)
     assert again.actions is not two.actions and again.facts == two.facts and again.actions == two.actions

@@ -15,9 +15,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 from strips_int import analyze, load_domain
-from strips_int.check import main as check_main
+from strips_int.cli.check import main as check_main
 from strips_int.grounders import read_input
-from strips_int.visualize.kitchen import draw_kitchen, states, tiles
+from strips_int.grounders.overcooked.draw import draw_kitchen, tiles
+from strips_int.visualize.html import states
 
 GAME = SHARED_DATA / "user-study" / "hsp" / "5_11_2025_0_16_29_human=1.json"
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
@@ -70,7 +71,7 @@ def test_html_report_of_a_real_game_draws_the_kitchens(tmp_path, capsys):
     assert check_main([str(ROOT / "domains" / "overcooked.pddl"), str(GAME), "--html", str(out)]) == 0
     page = Page(out.read_text())
     assert page.rows == ["interdependence"] * 26
-    kitchens = [decode(src) for cls, src in page.images if cls == "kitchen"]
+    kitchens = [decode(src) for cls, src in page.images if cls == "state"]
     assert len(kitchens) == 26 and all(image.shape[0] > 100 and image.shape[1] > 300 for image in kitchens)
     assert all(src.startswith("data:") for _, src in page.images)
 

@@ -14,12 +14,11 @@ import json
 
 import numpy as np
 import pytest
+from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
 
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
-
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
 

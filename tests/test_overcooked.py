@@ -11,7 +11,7 @@ import pytest
 from helpers import ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, analyze, execute, load_domain
-from strips_int.check import main
+from strips_int.cli.check import main
 from strips_int.grounders import read_input
 from strips_int.grounders.overcooked import get_layout, read_traces
 
@@ -95,7 +95,7 @@ def grid_file(tmp_path):
 
 def test_counter_passes_ending_in_a_delivered_soup_are_constructive(tmp_path, overcooked):
     # Three onions cross the counter from player 0 to player 1, who cooks them
-    # (old rules, cook_time 2) and serves the soup. Each pass is one
+    # (old rules, cook_time 3) and serves the soup. Each pass is one
     # interdependence on its onion: (on onionK counter2_1) is what the take needs.
     # Each onion ends in the delivered soup (causal chain take -> pot -> auto-cook
     # -> finish -> plate -> deliver) and never comes back: 3 constructive.
@@ -103,14 +103,14 @@ def test_counter_passes_ending_in_a_delivered_soup_are_constructive(tmp_path, ov
     game = Script()
     for count in range(3):
         pass_onion(game, then_pot=True, count=count)
-    ready = {"name": "soup", "state": ["onion", 3, 2]}
-    game.step(STAY, S, game.face(1, S), game.place((4, 1), ready))  # ticks reach cook_time: ready
+    ready = {"name": "soup", "state": ["onion", 3, 3]}
+    game.step(STAY, S, game.face(1, S), game.place((4, 1), ready))  # 3 steps after the third onion: ready
     game.step(STAY, INTERACT, game.hold(1, {"name": "dish"}))
     game.step(STAY, E, game.face(1, E))
     game.step(STAY, INTERACT, game.hold(1, ready), game.place((4, 1), None))
     game.step(STAY, N, game.face(1, N))
     game.step(STAY, INTERACT, game.hold(1, None), reward=20)  # the last action: no state follows it
-    path = game.user_study(tmp_path / "pass_human=0.json", cook_time=2)
+    path = game.user_study(tmp_path / "pass_human=0.json", cook_time=3)
     [trace] = read_traces(path, overcooked, grid=grid_file(tmp_path))
     report = analyze(overcooked, trace)
     assert report.achieved == {("delivered", "soup1")}

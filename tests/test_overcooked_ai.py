@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SHARED_DATA
-from strips_int.domain import load_domain
+from strips_int.model.domain import load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.overcooked import game_trace
 from strips_int.grounders.overcooked.formats import detect, read_games

@@ -182,7 +182,7 @@ def test_a_held_object_sharing_its_halves_does_not_hang_check(tmp_path):
     data = rollout()
     data[0]["players"][1]["held_object"] = shared
     path = write(tmp_path, data, "traj_0_1.pkl")
-    done = subprocess.run([sys.executable, "-m", "strips_int.cli", "check", str(DOMAIN), str(path), "--layout",
+    done = subprocess.run([sys.executable, "-m", "strips_int", "check", str(DOMAIN), str(path), "--layout",
                            "cramped_room"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "state 0, player 1: expected an object with a name, found a list of 2 items" in done.stdout + done.stderr

@@ -16,12 +16,13 @@ from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 import strips_int
 from strips_int import StripsIntError, analyze, analyze_games, evaluate_games, load_domain, load_problem
 from strips_int import grounders
-from strips_int.check import main as check_main
-from strips_int.evaluate import main as evaluate_main
+from strips_int.cli.check import main as check_main
+from strips_int.cli.evaluate import main as evaluate_main
 from strips_int.grounders import Option
-from strips_int.rc_cli import main as rc_main
-from strips_int.trace import Grounder, Step, Trace, apply, step_label
-from strips_int.task import parse_atom
+from strips_int.cli.rc import main as rc_main
+from strips_int.model.trace import ActionGrounder, Step, step_label, Trace
+from strips_int.model.execution import apply
+from strips_int.model.task import parse_atom
 
 GAME = SHARED_DATA / "user-study" / "cole" / "5_10_2025_15_21_40_human=0.json"
 needs_data = pytest.mark.skipif(not GAME.is_file(), reason="shared data absent")
@@ -48,7 +49,7 @@ class ToyGrounder:
         blocks[0] = blocks[0].split("\n", 1)[1]
         for n, block in enumerate(blocks):
             source = f"{path}#{n}"
-            grounder, state, steps = Grounder(domain, problem, source), set(problem.init), []
+            grounder, state, steps = ActionGrounder(domain, problem, source), set(problem.init), []
             try:
                 for i, line in enumerate(block.strip().splitlines()):
                     action = grounder.ground(parse_atom(line), step_label(i, i * toy_speed, None))
@@ -159,11 +160,11 @@ def test_library_errors_name_no_command_line_flag():
     assert str(info.value).startswith("layout 'nowhere': unknown layout 'nowhere'") and "--" not in str(info.value)
     with pytest.raises(StripsIntError) as info:
         analyze("no-such-domain", EXAMPLES / "kit-pass.trace.json")
-    assert "no such file, nor a packaged domain (packaged: overcooked, sar)" in str(info.value)
+    assert "no such file, nor a packaged domain (packaged: hanabi, overcooked, sar)" in str(info.value)
 
 
 def test_console_script_version_and_lazy_imports():
-    version = subprocess.run([sys.executable, "-m", "strips_int.cli", "--version"], capture_output=True, text=True)
+    version = subprocess.run([sys.executable, "-m", "strips_int", "--version"], capture_output=True, text=True)
     assert version.stdout.strip() == f"strips-int {strips_int.__version__}"
     from importlib.metadata import version as installed
 
@@ -180,11 +181,13 @@ def test_the_wheel_holds_every_subpackage_and_the_domains(tmp_path):
                     str(tmp_path), str(ROOT)], check=True, capture_output=True)
     [wheel] = tmp_path.glob("strips_int-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    packages = {"strips_int", "strips_int/grounders", "strips_int/grounders/overcooked", "strips_int/grounders/sar",
+    packages = {"strips_int", "strips_int/model", "strips_int/analysis", "strips_int/batch", "strips_int/cli",
+                "strips_int/grounders", "strips_int/grounders/overcooked", "strips_int/grounders/sar",
                 "strips_int/planners", "strips_int/visualize", "strips_int/domains"}
     assert {f"{p}/__init__.py" for p in packages} <= names
     assert {"strips_int/domains/overcooked.pddl", "strips_int/domains/sar.pddl", "strips_int/py.typed",
-            "strips_int/grounders/base.py", "strips_int/cli.py"} <= names
+            "strips_int/grounders/base.py", "strips_int/cli/__init__.py",
+            "strips_int/model/domain.py"} <= names
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "strips-int = strips_int.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
     for init in sorted(ROOT.glob("*/**/__init__.py")):  # a new subpackage missing from pyproject.toml fails here
@@ -209,7 +212,7 @@ def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path)
     monkeypatch.setattr(grounders, "entry_points", lambda group: [Point()] if group == grounders.ENTRY_POINTS else [])
     grounders._found.cache_clear()
     try:
-        assert list(grounders.registered()) == ["jaxmarl", "overcooked", "sar", "toy"]
+        assert list(grounders.registered()) == ["hanabi", "jaxmarl", "overcooked", "sar", "toy"]
         assert "--toy-speed" in [o.flag for o in grounders.all_options()]
         grounders.registered()
         assert loaded == ["toy"]

@@ -292,11 +292,11 @@ def test_output_into_a_missing_folder(tmp_path, option, name):
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
 def test_rc_timeout_not_a_finite_positive_number(value):
-    one_error(run_cli("strips_int.rc_cli", "sar", str(KIT_PROBLEM), "--timeout", value), "--timeout", codes=(2,))
+    one_error(run_cli("strips_int.rc", "sar", str(KIT_PROBLEM), "--timeout", value), "--timeout", codes=(2,))
 
 
 def test_rc_soups_beyond_reason():
-    one_error(run_cli("strips_int.rc_cli", "--layout", "cramped_room", "--soups", "1000000000"), "--soups",
+    one_error(run_cli("strips_int.rc", "--layout", "cramped_room", "--soups", "1000000000"), "--soups",
               codes=(2,))
 
 
@@ -318,7 +318,7 @@ def test_layout_file_whose_grid_is_a_list(tmp_path, command):
     layout = written(tmp_path / "listed.layout", repr(listed))
     game = written(tmp_path / "game_human=0.json", json_text(user_study_game()))
     args = (["strips_int.check", "overcooked", str(game)] if command == "check"
-            else ["strips_int.rc_cli", "overcooked", "--layout", "listed"])
+            else ["strips_int.rc", "overcooked", "--layout", "listed"])
     one_error(run_cli(*args, "--grid", str(layout)), str(layout))
 
 

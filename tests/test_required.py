@@ -8,11 +8,11 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze, analyze_run, execute, load_domain
-from strips_int.check import main as check
+from strips_int.cli.check import main as check
 from strips_int.grounders import read_input
-from strips_int.reachability import relaxed_reachable
-from strips_int.required import fold
-from strips_int.trace import trace_from_dict
+from strips_int.analysis.reachability import relaxed_reachable
+from strips_int.analysis.required import fold
+from strips_int.model.trace import trace_from_dict
 
 OVERCOOKED = ROOT / "domains" / "overcooked.pddl"
 ROOMS = ["(connected hall storage)", "(connected storage hall)", "(connected hall bedroom)",

@@ -10,12 +10,12 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
 from strips_int import StripsIntError, analyze
-from strips_int.check import main as check_main
+from strips_int.cli.check import main as check_main
 from strips_int.grounders.sar import (AgentState, Grid, State, World, dump_log, lift_log, load_scenario, log_from_json,
                                       read_log, scenario_from_json, scenario_problem, simulate)
 from strips_int.grounders.sar.world import act
-from strips_int.rc_cli import main as rc_main
-from strips_int.rc import required_cooperation
+from strips_int.cli.rc import main as rc_main
+from strips_int.analysis.rc import required_cooperation
 
 
 def shipped(name: str, kind: str):
@@ -185,11 +185,11 @@ def test_check_cli_reports_a_bad_log_in_one_line(tmp_path):
     assert done.stderr.startswith(f"error: {path}: step 3: the next state does not follow from the actions")
 
 
-def test_check_refuses_a_scenario_with_the_command_to_simulate_it(capsys):
+def test_check_refuses_a_scenario_naming_the_simulator(capsys):
     scenario = shipped("fire-door", "scenario")
     assert check_main([str(SAR), str(scenario)]) == 1
-    assert f"is a SAR scenario, not a log: simulate it first with python -m strips_int.grounders.sar.simulate " \
-           f"{scenario}" in capsys.readouterr().err
+    assert f"{scenario}: is a SAR scenario, not a log: simulate it first (strips_int.grounders.sar.simulate " \
+           "writes its log)" in capsys.readouterr().err
 
 
 def test_a_log_needs_the_sar_domain(capsys):

@@ -9,8 +9,11 @@ import signal
 import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
-from strips_int.evaluate import available_cpus, evaluate, game_files, main
-from strips_int.domain import load_domain
+from strips_int.batch.engines import available_cpus
+from strips_int.batch.engines import Processes
+from strips_int.batch.games import game_files
+from strips_int.cli.evaluate import main
+from strips_int.model.domain import load_domain
 
 TABLES = ("games.jsonl", "games.csv", "summary.csv", "summary.md", "summary.tex", "shard.json")
 USER_STUDY = SHARED_DATA / "user-study"
@@ -106,7 +109,7 @@ def test_a_dask_cluster_of_two_workers_writes_the_rows_of_a_local_run(cluster, t
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    from strips_int import cluster
+    from strips_int.batch import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     assert run(SAR, EXAMPLES, "--out", tmp_path / "out", "--scheduler", "tcp://127.0.0.1:9") == 2
@@ -118,7 +121,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
 def test_a_worker_killed_mid_run_loses_no_game(cluster, twenty_games):
     from distributed import Client
 
-    from strips_int.cluster import evaluate_on_cluster
+    from strips_int.batch.cluster import evaluate_on_cluster
 
     domain = load_domain(OVERCOOKED)
     files, _ = game_files([p.strip() for p in (twenty_games / "list.txt").read_text().splitlines()])
@@ -128,5 +131,5 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, twenty_games):
         victim = next(iter(client.run(os.getpid).values()))
         os.kill(victim, signal.SIGKILL)  # its batches (running or done, not yet gathered) are recomputed
     got += list(rows)
-    assert got == list(evaluate(domain, files, {}, 1))
+    assert got == list(Processes(1).rows(domain, files, {}))
     assert len(got) == 20 and not any(r["error"] for rows_ in got for r in rows_)

@@ -7,7 +7,7 @@ from helpers import ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, analyze_run, execute, load_domain
 from strips_int.grounders.overcooked import read_traces
-from strips_int.trace import trace_from_dict
+from strips_int.model.trace import trace_from_dict
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +134,10 @@ def test_reward_decides_the_goal_under_both_rule_sets():
         return Game(source="g.json", layout="x", states=states, actions=[(INTERACT,) * 2] * 3, reward=sum(rewards),
                     rewards=tuple(rewards), old_rules=old_rules)
 
-    assert rewarded_soups(game([20, 0, 20], True), steps) == ["soup1", "soup2"]
+    assert rewarded_soups(game([20, 0, 20], True), steps) == (["soup1", "soup2"], 20)
     # New rules: soup2 earned nothing (no ordered recipe): delivered, but not a goal.
-    assert rewarded_soups(game([13, 0, 0], False), steps) == ["soup1"]
-    # Old rules: every delivery earns 20, so an unrewarded one is an error naming its step.
+    assert rewarded_soups(game([13, 0, 0], False), steps).soups == ["soup1"]
+    # Old rules: every delivery earns the game's one reward per soup, so an unrewarded one is an error naming its step.
     with pytest.raises(StripsIntError, match=r"g.json: step 2: logged reward 0, but the step delivers 1 soup"):
         rewarded_soups(game([20, 0, 0], True), steps)
     with pytest.raises(StripsIntError, match=r"step 1: logged reward 5, but the step delivers 0 soup"):
@@ -147,5 +147,5 @@ def test_reward_decides_the_goal_under_both_rule_sets():
                             rewards=(0, 0)), steps)
     # No reward logged: every delivered soup is the goal.
     assert rewarded_soups(Game(source="g.json", layout="x", states=states, actions=[(INTERACT,) * 2] * 3,
-                               reward=None), steps) == [
+                               reward=None), steps).soups == [
         "soup1", "soup2"]

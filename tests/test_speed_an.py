@@ -13,12 +13,11 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze_run, execute, load_domain, load_trace
-from strips_int import trace as trace_module
-from strips_int.causal import INIT
+from strips_int.analysis.causal import INIT
 from strips_int.grounders import read_input
-from strips_int.causal import relevant_steps
-from strips_int.interdependence import classify, find_interdependences, object_states_before
-from strips_int.views import analysis_lens, step_views
+from strips_int.analysis.causal import relevant_steps
+from strips_int.analysis.interdependence import classify, find_interdependences, object_states_before
+from strips_int.analysis.views import analysis_lens, step_views
 
 
 def _user_study(count: int) -> list:
@@ -47,15 +46,13 @@ def _sar_traces() -> tuple:
     return domain, [load_trace(path, domain) for path in sorted(EXAMPLES.glob("*.trace.json"))]
 
 
-@pytest.mark.parametrize("fresh_ids", [True, False])
-def test_links_by_fact_id_are_the_last_adders(monkeypatch, fresh_ids):
-    domain, traces = _sar_traces()
-    if (SHARED_DATA / "user-study").is_dir():
-        traces += _user_study(8)[1]
-    if fresh_ids:  # no fact has an id yet: every initial fact is numbered as the trace starts
-        monkeypatch.setattr(trace_module, "_fact_table", [trace_module._FactIds()])
-    for trace in traces:
-        run = execute(trace)
+@pytest.mark.parametrize("shared", [False, True])
+def test_links_by_fact_id_are_the_last_adders(shared):
+    """Without a cache no fact has an id yet: every initial fact is numbered as the trace starts; with the
+    domain's, ids are shared by the traces."""
+    sets = [_sar_traces(), *([_user_study(8)] if (SHARED_DATA / "user-study").is_dir() else [])]
+    for domain, trace in ((domain, trace) for domain, traces in sets for trace in traces):
+        run = execute(trace, domain.cache if shared else None)
         achievers, goal = _defined_links(trace)
         assert run.links.achievers == achievers, trace.source
         assert dict(run.links.goal) == goal and list(run.links.goal) == list(goal), trace.source

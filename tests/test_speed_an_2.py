@@ -16,13 +16,12 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import execute, load_domain, load_trace
-from strips_int.causal import INIT, relevant_steps
+from strips_int.analysis.causal import INIT, relevant_steps
 from strips_int.errors import StripsIntError
 from strips_int.grounders import read_input
-from strips_int.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
-from strips_int.required import clear_cache
-from strips_int.trace import Step, Trace
-from strips_int.views import analysis_lens, step_views
+from strips_int.analysis.reachability import allowed_objects, projected_facts, relaxed_reachable, symmetry_classes
+from strips_int.model.trace import Step, Trace
+from strips_int.analysis.views import analysis_lens, step_views
 
 needs_data = pytest.mark.skipif(not (SHARED_DATA / "user-study").is_dir(), reason="needs ../shared/data")
 
@@ -112,12 +111,12 @@ def test_reach_alone_from_the_team_exploration_is_a_new_exploration():
         if team.explored in seen:
             continue
         seen.add(team.explored)
-        keyed_domain, keyed_problem = team.explored
+        keyed_problem = team.explored
         agents = sorted(o for o, t in keyed_problem.value.objects.items() if domain.is_agent_type(t))
         for size in (0, 1, len(agents)):
             for actors in itertools.combinations(agents, size):
                 explored = relaxed_reachable(domain, keyed_problem.value, actors=actors).facts
-                assert projected_facts(keyed_domain, keyed_problem, actors) == explored
+                assert projected_facts(domain, keyed_problem, actors) == explored
                 compared += 1
     assert compared >= 8
 
@@ -126,10 +125,10 @@ def test_reach_alone_on_sar_is_a_new_exploration():
     domain, traces = _sar()
     for trace in traces:
         team = relaxed_reachable(domain, trace.problem)
-        keyed_domain, keyed_problem = team.explored
+        keyed_problem = team.explored
         for agent in sorted(o for o, t in keyed_problem.value.objects.items() if domain.is_agent_type(t)):
             alone = relaxed_reachable(domain, keyed_problem.value, actors=[agent]).facts
-            assert projected_facts(keyed_domain, keyed_problem, [agent]) == alone
+            assert projected_facts(domain, keyed_problem, [agent]) == alone
             assert alone <= team.facts
 
 
@@ -195,7 +194,6 @@ def test_symmetry_classes_are_those_of_the_definition():
 
 
 def test_a_domain_grounds_each_action_once_for_lifting_and_reachability():
-    clear_cache()  # explorations are cached by value: an equal domain loaded before would own them
     domain, traces = _sar()
     trace = traces[0]
     by_name = {(step.action.name, step.action.args): step.action for trace in traces for step in trace.steps}

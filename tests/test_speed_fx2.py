@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, SHARED_DATA
 
-from strips_int.evaluate import journal_row, main
-from strips_int.games import game_files, identity
+from strips_int.batch.journal import journal_row
+from strips_int.cli.evaluate import main
+from strips_int.batch.games import game_files, identity
 from strips_int.grounders import grounder_for
 
 USER_STUDY = SHARED_DATA / "user-study"
@@ -110,7 +111,7 @@ def test_a_one_game_run_writes_its_tables_and_loads_no_numpy_nor_entry_points(tm
     folder = tmp_path / "games"
     folder.mkdir()
     (folder / GAME.name).symlink_to(GAME)
-    code = ("import sys\nfrom strips_int.evaluate import main\n"
+    code = ("import sys\nfrom strips_int.cli.evaluate import main\n"
             f"status = main(['domains/overcooked.pddl', {str(folder)!r}, '--out', {str(tmp_path / 'out')!r}, "
             "'--jobs', '1'])\n"
             "print(status, sorted(m for m in ('numpy', 'numpy.ma', 'numpy.random', 'importlib.metadata', "

@@ -13,9 +13,9 @@ import pytest
 from helpers import EXAMPLES, ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, load_domain
-from strips_int.evaluate import file_rows
+from strips_int.batch.rows import file_rows
 from strips_int.files import read_bytes
-from strips_int.games import game_files
+from strips_int.batch.games import game_files
 from strips_int.grounders import grounder_for, read_input
 from strips_int.grounders.overcooked.formats import detect
 from strips_int.grounders.sar import detect as sar_detect
@@ -155,17 +155,18 @@ def test_the_walk_sets_scenarios_aside_wherever_the_format_key_stands(tmp_path, 
     escaped = tmp_path / "escaped.json"  # the tag's slash escaped: JSON's same string
     escaped.write_text(json.dumps(files["last.json"]).replace("scenario/1", "scenario\\/1"))
     found, scenarios = game_files([tmp_path])
-    assert [p.name for p in found] == ["game-tagged-inside.json", "game.json"]
-    assert [p.name for p in scenarios] == ["escaped.json", "first.json", "game-tagged-last.json", "last.json"]
+    # a game with a scenario's tag is what the first grounder to recognize it says: an Overcooked game
+    assert [p.name for p in found] == ["game-tagged-inside.json", "game-tagged-last.json", "game.json"]
+    assert [p.name for p in scenarios] == ["escaped.json", "first.json", "last.json"]
 
 
 @needs_study
 def test_the_walk_loads_no_sar_world():
-    code = ("import sys; from strips_int.games import game_files\n"
+    code = ("import sys; from strips_int.batch.games import game_files\n"
             f"found, scenarios = game_files([{str(USER_STUDY)!r}])\n"
             "print(len(found), len(scenarios), sorted(m for m in sys.modules if m.startswith('strips_int.grounders.sar')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert done.stdout.split("\n")[0] == "302 0 ['strips_int.grounders.sar']"
+    assert done.stdout.split("\n")[0] == "302 0 ['strips_int.grounders.sar', 'strips_int.grounders.sar.tags']"
 
 
 def test_sar_files_are_still_told_apart_by_their_grounder():

@@ -11,7 +11,7 @@ from helpers import ROOT, SHARED_DATA
 from test_overcooked_fast_paths import game_file, state  # cramped_room: floor (1..3, 1) and (1..3, 2)
 
 from strips_int import StripsIntError, load_domain
-from strips_int.domain import make_problem
+from strips_int.model.problem import make_problem
 from strips_int.grounders.overcooked import read_traces
 
 USER_STUDY = SHARED_DATA / "user-study"

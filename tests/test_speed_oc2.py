@@ -8,10 +8,10 @@ import pytest
 from helpers import ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, load_domain
-from strips_int.domain import parse_domain
+from strips_int.model.domain import parse_domain
 from strips_int.grounders.overcooked import formats, lift
 from strips_int.grounders.overcooked.layouts import OLD_RULES_NAMES, get_layout
-from strips_int.trace import Grounder
+from strips_int.model.trace import ActionGrounder
 
 USER_STUDY = SHARED_DATA / "user-study"
 
@@ -70,7 +70,7 @@ def test_equalities_still_decide_and_name_what_failed():
     assert hop.failed_equalities(("a", "c1", "c1")) == ["(not (= c1 c1))"]
     assert hop.failed_equalities(("a", "c1", "c2")) == []
     assert stay.failed_equalities(("a", "c1", "c2")) == ["(= c1 c2)"]
-    grounder = Grounder(domain, None, "game.json", objects={"a": "agent", "c1": "cell", "c2": "cell"})
+    grounder = ActionGrounder(domain, None, "game.json", objects={"a": "agent", "c1": "cell", "c2": "cell"})
     with pytest.raises(StripsIntError) as caught:
         grounder.ground(("hop", "a", "c1", "c1"), "step 3")
     assert (caught.value.source, caught.value.where, caught.value.message) == (

@@ -13,7 +13,7 @@ from helpers import ROOT, SHARED_DATA
 from strips_int import StripsIntError, load_domain
 from strips_int.grounders.overcooked import formats, lift
 from strips_int.grounders.overcooked.layouts import OLD_RULES_NAMES, get_layout
-from strips_int.trace import apply
+from strips_int.model.execution import apply
 
 USER_STUDY = SHARED_DATA / "user-study"
 STAY, UP, INTERACT = 4, 0, 5
@@ -48,7 +48,7 @@ def serialized(game: formats.Game, domain) -> list[tuple[int, str]]:
         tracker, chosen, state = lifter._serialize(tracker, state, i, joint, before, after)
         steps += [(i, str(action)) for _, action in chosen]
         if after is not None:
-            for atom in lifter.environment(tracker, after):
+            for atom in lifter.environment(tracker, after, i):
                 action = lifter.ground(atom, i)
                 assert apply(state, action) is None
                 steps.append((i, str(action)))

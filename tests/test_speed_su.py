@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
-from strips_int.evaluate import read_journal
-from strips_int.stats import Summary, summarize, summarize_all
+from strips_int.batch.journal import read_journal
+from strips_int.batch.stats import Summary, summarize, summarize_all
 
 #: Modules a run in one process must not load: the bootstrap's numpy where no cell has an interval,
 #: the worker pool's multiprocessing with --jobs 1.
@@ -32,7 +32,7 @@ def imported(*args: str) -> set[str]:
 
 def test_help_imports_neither_numpy_nor_multiprocessing():
     modules = imported("--help")
-    assert "strips_int.stats" in modules and "strips_int.grounders" in modules
+    assert "strips_int.cli.evaluate" in modules and "strips_int.grounders" in modules
     assert not {m for m in modules if m.split(".")[0] in HEAVY}
 
 
@@ -60,8 +60,8 @@ def test_a_run_with_intervals_imports_numpy_and_still_no_multiprocessing(tmp_pat
 
 def test_a_run_in_one_process_runs_under_the_quiet_gc_settings(tmp_path):
     """The collector is frozen and seldom runs in the process that analyses the games (--jobs 1)."""
-    code = ("import gc, sys; from strips_int.evaluate import main; seen = []\n"
-            "import strips_int.evaluate as e; rows = e.file_rows\n"
+    code = ("import gc, sys; from strips_int.cli.evaluate import main; seen = []\n"
+            "import strips_int.batch.engines as e; rows = e.file_rows\n"
             "e.file_rows = lambda *a: seen.append((gc.get_threshold(), gc.get_freeze_count())) or rows(*a)\n"
             f"code = main([{str(SAR)!r}, {str(EXAMPLES)!r}, '--out', {str(tmp_path / 'out')!r}, '--jobs', '1'])\n"
             "print(code, seen[0][0], min(n for _, n in seen) > 10000)")
@@ -103,7 +103,7 @@ def test_summaries_of_many_columns_at_once_are_those_of_each_column_alone(seed):
 
 
 def test_under_two_values_there_is_no_numpy_work():
-    code = ("import sys; from strips_int.stats import summarize_all\n"
+    code = ("import sys; from strips_int.batch.stats import summarize_all\n"
             "print(summarize_all([[], [3.0], [float('nan'), 2.5, None]]), 'numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ("[Summary(n=0, mean=nan, sd=nan, ci_low=nan, ci_high=nan), "

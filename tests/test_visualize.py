@@ -10,10 +10,10 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze, load_domain
-from strips_int.check import main as check_main
-from strips_int.evaluate import main as evaluate_main
+from strips_int.cli.check import main as check_main
+from strips_int.cli.evaluate import main as evaluate_main
 from strips_int.grounders import read_input
-from strips_int.plot import main as plot_main
+from strips_int.cli.plot import main as plot_main
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text

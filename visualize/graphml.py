@@ -6,8 +6,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from strips_int.report import Report
-from strips_int.task import format_fact
+from strips_int.analysis.report import Report
+from strips_int.model.task import format_fact
 
 from .style import writing
 
@@ -22,7 +22,7 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     """
     source = report.graph
     goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}
-    plain = nx.MultiDiGraph(name=report.source, problem=report.problem, domain=report.domain)
+    plain = nx.MultiDiGraph(name=report.source, problem=report.problem.name, domain=report.domain)
     for node, data in source.nodes(data=True):
         plain.add_node(str(node), index=int(data["index"]), t=int(data["t"]), agent=data["agent"] or "",
                        action=data["action"], kind=data["kind"], goal=goal.get(node, ""))

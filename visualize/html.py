@@ -1,10 +1,14 @@
-"""One game as a self-contained HTML page: summary, one table row per interdependence, timeline, kitchens.
+"""One game as a self-contained HTML page: summary, one table row per interdependence, timeline, states.
+
+Each row shows the giver's and the receiver's actions and the facts the receiver needed from the giver
+(a clue and the play it informed: ``(rank-known c12-red3 hand1)``; an onion handed over a counter).
 
 Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
-kitchens), so the file opens from disk in any browser with no server and no
-network. For an Overcooked game each row shows the kitchen just after the
-giver's step and just before the receiver's step, the objects the two share
-ringed in red.
+states), so the file opens from disk in any browser with no server and no
+network. Where the game's grounder draws its states (an Overcooked kitchen:
+:meth:`strips_int.grounders.base.Grounder.drawing`), each row shows the state
+just after the giver's step and just before the receiver's step, the objects
+the two share marked.
 """
 
 from __future__ import annotations
@@ -13,21 +17,21 @@ import base64
 import html
 import io
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.report import Report
-from strips_int.task import Problem
+from strips_int.analysis.report import Report
+from strips_int.grounders import Drawing, drawing_for
+from strips_int.model.task import Fact, GroundAction
 
-from .kitchen import draw_kitchen, is_kitchen, states
-from .style import RC_PARAMS, writing
+from .style import AGENT_COLORS, RC_PARAMS, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
-th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.kitchen{width:24em}
+th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.state{width:24em}
 .constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
 
 
@@ -54,8 +58,18 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def _kitchens(report: Report, problem: Problem, item: Mapping[str, Any], before: list[frozenset]) -> str:
-    """Two kitchens side by side: after the giver's step, before the receiver's."""
+def states(init: Iterable[Fact], actions: Sequence[GroundAction]) -> Iterator[frozenset[Fact]]:
+    """The state before each action, then the final state (the trace already executed, so no checks)."""
+    state = set(init)
+    yield frozenset(state)
+    for action in actions:
+        state -= action.delete
+        state |= action.add
+        yield frozenset(state)
+
+
+def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list[frozenset]) -> str:
+    """Two states side by side: after the giver's step, before the receiver's."""
     giver, receiver = item["giver"], item["receiver"]
     with matplotlib.rc_context(RC_PARAMS):
         # A fixed layout: constrained layout would cost about a second per row here.
@@ -64,41 +78,42 @@ def _kitchens(report: Report, problem: Problem, item: Mapping[str, Any], before:
         for ax, state, caption in zip(figure.subplots(1, 2), (before[giver["index"] + 1], before[receiver["index"]]),
                                       (f"after t={giver['t']} ({giver['agent']})",
                                        f"before t={receiver['t']} ({receiver['agent']})")):
-            draw_kitchen(ax, problem.objects, state, list(report.agents), item["objects"])
+            draw(ax, state, list(report.agents), item["objects"], AGENT_COLORS)
             ax.set_title(caption, fontsize=6)
     uri = data_uri(figure, "png", dpi=110)
-    return f'<img class="kitchen" alt="kitchen at the giver\'s and the receiver\'s step" src="{uri}">'
+    return f'<img class="state" alt="the state after the giver\'s and before the receiver\'s step" src="{uri}">'
 
 
-def html_report(report: Report, problem: Problem) -> str:
-    """The page for ``report``; ``problem`` (the trace's) gives the initial state the kitchens start from."""
+def html_report(report: Report) -> str:
+    """The page for ``report``; its problem gives the initial state the drawn states start from."""
+    problem = report.problem
     data = report.to_dict()
     counts = data["counts"]
     title = html.escape(f"{game_title(data)} ({report.source})")
     agents = [[html.escape(a), html.escape(str((data["meta"].get("roles") or {}).get(a, row["type"]))),
                row["subtasks"], row["triggers"], row["accepted_triggers"], _pct(row["pct_triggers"]),
                _pct(row["pct_not_accepted"]), row["given"], row["received"]] for a, row in data["agents"].items()]
-    kitchen = is_kitchen(problem.objects)
-    before = list(states(problem.init, [s.action for s in report.steps])) if kitchen else []
+    draw = drawing_for(report.domain, problem)
+    before = list(states(problem.init, [s.action for s in report.steps])) if draw is not None else []
     rows = []
     for i, item in enumerate(data["interdependencies"]):
         giver, receiver = item["giver"], item["receiver"]
         row = [i, f"{giver['t']}", html.escape(str(giver["agent"])), html.escape(giver["action"]),
                f"{receiver['t']}", html.escape(str(receiver["agent"])), html.escape(receiver["action"]),
-               html.escape(", ".join(item["objects"])),
+               html.escape(" ".join(item["facts"])), html.escape(", ".join(item["objects"])),
                f'<span class="{item["category"]}">{item["category"]}</span>', html.escape(item["why"])]
-        if kitchen:
-            row.append(_kitchens(report, problem, item, before))
+        if draw is not None:
+            row.append(_states(report, draw, item, before))
         rows.append(row)
-    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "objects",
-              "category", "why"] + (["kitchen"] if kitchen else [])
+    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "needed",
+              "objects", "category", "why"] + (["state"] if draw is not None else [])
     meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
         f"<title>{title}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{title}</h1>",
         f'<section id="summary"><h2>Summary</h2><p>domain {html.escape(report.domain)}, problem '
-        f"{html.escape(report.problem)}, {data['steps']} steps; {html.escape(meta)}</p>",
+        f"{html.escape(report.problem.name)}, {data['steps']} steps; {html.escape(meta)}</p>",
         f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
         _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
@@ -114,10 +129,10 @@ def html_report(report: Report, problem: Problem) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_html(report: Report, problem: Problem, path: str | Path) -> Path:
+def write_html(report: Report, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
     path = Path(path)
-    text = html_report(report, problem)
+    text = html_report(report)
     with writing(path):
         path.write_text(text, encoding="utf-8")
     return path

@@ -10,9 +10,9 @@ import networkx as nx
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from strips_int.causal import influence_trajectory
+from strips_int.analysis.causal import influence_trajectory
 from strips_int.errors import StripsIntError
-from strips_int.report import Report
+from strips_int.analysis.report import Report
 
 from .style import CATEGORY_STYLE, RC_PARAMS, new_figure, place_labels
 from .timeline import ENVIRONMENT, game_title, lane_colors, lane_rows, lanes

@@ -13,8 +13,8 @@ from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import MaxNLocator
 
 from strips_int.errors import StripsIntError
-from strips_int.interdependence import CATEGORIES
-from strips_int.report import Report
+from strips_int.analysis.interdependence import CATEGORIES
+from strips_int.analysis.report import Report
 
 from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS, new_figure, place_labels
 

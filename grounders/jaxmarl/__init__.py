@@ -24,16 +24,16 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError
 
-from ..base import Option
+from ..base import GAMES, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
     from .v2_kitchen import V2Layout
 
@@ -60,7 +60,7 @@ def arrays_trace(arrays: dict[str, np.ndarray], domain: Domain, source: str) -> 
     """The trace of a rollout's arrays. Overcooked: every step's reward must be 20 per soup delivered in it
     (the old-rules check of :func:`~strips_int.grounders.overcooked.lift.rewarded_soups`); OvercookedV2: every
     step replayed under its rules (:mod:`.v2_lift`)."""
-    from .rollout import FORMAT_V2
+    from .record import FORMAT_V2
 
     if str(arrays.get("format")) == FORMAT_V2:
         from .v2_lift import lift_episode
@@ -169,7 +169,7 @@ def _starts_as_npz(path: Path) -> bool:
         return False
 
 
-class _JaxMARL:
+class _JaxMARL(BaseGrounder):
     """The JaxMARL Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
     name = "jaxmarl"
@@ -183,14 +183,14 @@ class _JaxMARL:
                       "ingredient kinds (default: the layout's first possible recipe)", "K,K,K", recipe_kinds,
                       use="start"))
 
-    def recognizes(self, path: Path) -> bool:
+    def recognizes(self, path: Path) -> Kind | None:
         # Every other file is told apart without importing numpy, most by their first 4 bytes
         # (is_zipfile alone reads the last 64 KiB of each).
         if not (_starts_as_npz(path) and zipfile.is_zipfile(path)):
-            return False
+            return None
         from .rollout import is_rollout
 
-        return is_rollout(path)
+        return GAMES if is_rollout(path) else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

@@ -22,7 +22,8 @@ from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
-from .rollout import STATE_FIELDS, kept_states
+from .record import kept_states
+from .rollout import STATE_FIELDS
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
@@ -101,7 +102,7 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     states = [_state(places, codes[t], status[t], pos[t], facing[t], inv[t], source, t) for t in range(count)]
     moves = [tuple(_action(int(a), source, i, j) for j, a in enumerate(joint)) for i, joint in enumerate(actions)]
     game = Game(source=source, layout=name, states=states, actions=moves, reward=float(rewards.sum()),
-                rewards=tuple(float(r) for r in rewards), cook_time=COOK_TIME, old_rules=True,
+                rewards=tuple(float(r) for r in rewards), cook_time=COOK_TIME, old_rules=True, rules_named=True,
                 meta={"format": "jaxmarl-npz"})
     return game, layout
 

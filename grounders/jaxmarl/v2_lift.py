@@ -27,10 +27,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from strips_int.domain import Domain, make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, Problem
-from strips_int.trace import Grounder, Step, Trace
+from strips_int.model.domain import Domain
+from strips_int.model.execution import apply
+from strips_int.model.problem import make_problem
+from strips_int.model.task import Fact, Problem
+from strips_int.model.trace import ActionGrounder, Step, Trace
 
 from ..base import check_actions
 from ..overcooked.lift import agent_name, cell
@@ -145,7 +147,7 @@ class _V2Lifter:
         objects, self.static = v2_terrain(layout, self.view, not cooking_interaction)
         objects.update(domain.constants)
         self.objects = _Objects(objects)
-        self.grounder = Grounder(domain, None, self.source, objects=objects)
+        self.grounder = ActionGrounder(domain, None, self.source, objects=objects)
         self.init: set[Fact] = set()
         self.state: set[Fact] = set()
         self.actions: list = []
@@ -240,11 +242,9 @@ class _V2Lifter:
             action = self.grounder.ground(atom, f"step {t}")
         except StripsIntError as exc:
             raise StripsIntError(self.source, exc.where, exc.message) from None
-        if not action.applicable(self.state):
-            raise self.fail(f"step {t}", "the domain does not follow OvercookedV2 here: "
-                            + action.not_applicable(self.state))
-        self.state -= action.delete
-        self.state |= action.add
+        failure = apply(self.state, action)
+        if failure:
+            raise self.fail(f"step {t}", f"the domain does not follow OvercookedV2 here: {failure}")
         self.actions.append(action)
         self.times.append(t)
 

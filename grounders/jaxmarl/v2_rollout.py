@@ -18,7 +18,7 @@ import numpy as np
 
 from strips_int.errors import StripsIntError, brief
 
-from .rollout import FORMAT_V2, joint_actions, kept_states, step_rewards
+from .record import FORMAT_V2, joint_actions, kept_states, step_rewards
 from .v2_kitchen import (BUTTON, COOK_TIME, COOKED, EMPTY, INDICATOR_TIME, MAX_CODE, MAX_INGREDIENTS, PILE_BASE,
                          PLATE, POT, WALL, Agent, KitchenState, V2Layout, describe, is_ingredient, kinds, recipe_code)
 

@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from strips_int.domain import Domain
+from strips_int.model.domain import Domain
 from strips_int.errors import StripsIntError
-from strips_int.task import Problem
-from strips_int.trace import Grounder, Trace
+from strips_int.model.task import Problem
+from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import Option, check_actions
+from ..base import GAMES, BaseGrounder, Drawing, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
                       load_grid, parse_grid)
@@ -59,9 +59,11 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
 def rollout_seat(source: str, rule: str = "auto") -> int:
     """The ego agent's seat in a ZSC-Eval rollout: of N parallel games, rank < N/2 has it in seat 0.
 
-    ``rule`` is ``auto:N`` for a known N, or ``auto`` to take N from the ranks
-    present beside the file; that needs them complete (0 to N-1, N even): a
-    sample of a run cannot tell N, and the seat is then an error, never a guess.
+    ``rule`` is ``auto`` to take N from the ranks present beside the file, as ZSC-Eval's output folder
+    ``trajs/<layout>/`` holds them (0 to N-1, N even; a sample of a run cannot tell N, and the seat is
+    then an error saying what to give, never a guess); ``auto:N`` for a known N; or
+    ``auto:PARTNER=N,...,N`` for N by the partner population of the file's folder
+    ``<partner>-<agent>`` (:func:`dataset_keys`), the last N for any other, e.g. ``auto:h-proxy=40,10``.
     """
     path = Path(source)
     match = _RANK.search(path.name)
@@ -69,20 +71,76 @@ def rollout_seat(source: str, rule: str = "auto") -> int:
         raise StripsIntError(source, "ego seat auto", "file name has no traj_<rank>_<n>.pkl")
     rank = int(match.group(1))
     if rule.startswith("auto:"):
-        try:
-            parallel = int(rule.removeprefix("auto:"))
-        except ValueError:
-            raise StripsIntError(source, "ego seat", f"{rule!r}: expected auto:N with N parallel games") from None
+        parallel = _parallel(source, rule.removeprefix("auto:"))
     else:
-        ranks = sorted({int(m.group(1)) for f in path.parent.glob("*.pkl") if (m := _RANK.search(f.name))})
+        ranks = _ranks(path.parent)
         parallel = len(ranks)
-        if ranks != list(range(parallel)) or parallel % 2:
-            shown = ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
-            raise StripsIntError(source, "ego seat auto", f"ranks {shown} present beside it: not a whole run of "
-                                 "parallel games, so their number (N) is unknown; give auto:N or the seat")
+        if not _whole_run(ranks):
+            raise StripsIntError(source, "ego seat auto", f"ranks {_shown(ranks)} present beside it: {_UNKNOWN_N}")
     if not 0 <= rank < parallel:
         raise StripsIntError(source, "ego seat", f"rank {rank} is not among {parallel} parallel games")
     return 0 if rank < parallel // 2 else 1
+
+
+#: Why ``auto`` cannot tell the seats of a sample of a run, and what to give instead.
+_UNKNOWN_N = ("not a whole run of parallel games, so their number N is unknown; give the ego seat as auto:N (N: the "
+              "run's n_eval_rollout_threads), or N by partner population, e.g. auto:h-proxy=40,10")
+#: What ``--ego-seat`` takes: a seat, ``auto``, ``auto:N`` or ``auto:PARTNER=N,...,N``.
+_EGO_SEAT = re.compile(r"\d+|auto|auto:(?:[\w.-]+=)?\d+(?:,(?:[\w.-]+=)?\d+)*")
+
+
+def ego_seat(text: str) -> str:
+    """``--ego-seat`` checked as it is read (argparse shows the ValueError as an invalid value)."""
+    if not _EGO_SEAT.fullmatch(text):
+        raise ValueError(text)
+    return text
+
+
+def _ranks(folder: Path) -> list[int]:
+    """The ranks of the ZSC-Eval rollout files in ``folder``, sorted."""
+    return sorted({int(m.group(1)) for f in folder.glob("*.pkl") if (m := _RANK.search(f.name))})
+
+
+def _whole_run(ranks: list[int]) -> bool:
+    """Whether ``ranks`` are every rank of one run of parallel games: 0 to N-1, N even."""
+    return ranks == list(range(len(ranks))) and len(ranks) % 2 == 0
+
+
+def _shown(ranks: list[int]) -> str:
+    return ", ".join(map(str, ranks[:8])) + (", ..." if len(ranks) > 8 else "")
+
+
+def check_rollout_seats(paths: Sequence[Path], rule: str) -> None:
+    """Before a batch: with ``auto``, every folder of ZSC-Eval rollouts among ``paths`` must hold a whole run
+    (else one error for them all, saying what to give)."""
+    if rule != "auto":
+        return
+    folders = sorted({path.parent for path in paths if _RANK.search(path.name)})
+    partial = [(folder, ranks) for folder in folders if not _whole_run(ranks := _ranks(folder))]
+    if partial:
+        (folder, ranks), others = partial[0], len(partial) - 1
+        raise StripsIntError(f"{folder}{f' (and {others} more folders)' if others else ''}", "ego seat auto",
+                             f"ranks {_shown(ranks)} present: {_UNKNOWN_N}")
+
+
+def _parallel(source: str, spec: str) -> int:
+    """N of ``auto:N`` or ``auto:PARTNER=N,...,N`` (see :func:`rollout_seat`) for the game in ``source``."""
+    partner = dataset_keys(source).get("partner")
+    chosen: str | None = None
+    for part in spec.split(","):
+        key, sep, value = part.rpartition("=")
+        if not sep:
+            chosen = value if chosen is None else chosen
+        elif key == partner:
+            chosen = value
+            break
+    try:
+        if chosen is None:
+            raise ValueError
+        return int(chosen)
+    except ValueError:
+        raise StripsIntError(source, "ego seat", f"auto:{spec!r}: expected auto:N or auto:PARTNER=N,...,N with N "
+                             f"parallel games{f' (none for partner {partner})' if partner else ''}") from None
 
 
 def dataset_keys(path: str | Path) -> dict[str, str]:
@@ -109,9 +167,11 @@ def read_traces(
     grid: str | Path | None = None,
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
+    rules: str | None = None,
 ) -> Iterator[Trace]:
     """The traces of every game in an Overcooked file (format detected from its content); raises at a bad game."""
-    for result in GROUNDER.read(Path(path), domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat):
+    for result in GROUNDER.read(Path(path), domain, layout=layout, grid=grid, roles=roles, ego_seat=ego_seat,
+                                rules=rules):
         if isinstance(result, StripsIntError):
             raise result
         yield result
@@ -123,10 +183,11 @@ def game_trace(
     terrain: Layout | None = None,
     roles: Sequence[str] | None = None,
     ego_seat: str | None = None,
-    grounder: Grounder | None = None,
+    grounder: ActionGrounder | None = None,
+    rules: str | None = None,
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
-    roles and data-set keys in ``meta``; ``grounder`` as :func:`~.lift.lift_game` takes it."""
+    roles and data-set keys in ``meta``; ``grounder`` and ``rules`` as :func:`~.lift.lift_game` takes them."""
     if terrain is None and game.terrain is not None:
         terrain = recorded_terrain(game)
     if terrain is None and not game.layout:
@@ -135,14 +196,16 @@ def game_trace(
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
     if terrain is None:
         # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
-        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout.
-        named = OLD_RULES_NAMES.get(game.layout, game.layout) if game.old_rules else game.layout
+        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
+        # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
+        old = rules == "old" if rules is not None else game.old_rules
+        named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
         try:
             terrain = get_layout(named)
         except StripsIntError as exc:  # which game asked for it
             raise StripsIntError(game.source, None, str(exc)) from None
         meta["layout"] = ALIASES.get(game.layout, game.layout)
-    return lift_game(game, terrain, domain, meta, grounder)
+    return lift_game(game, terrain, domain, meta, grounder, rules)
 
 
 def recorded_terrain(game: Game) -> Layout:
@@ -174,7 +237,7 @@ def states_trace(
     or a :class:`Layout`; ``episode`` adds episode-JSON keys such as
     ``mdp_params`` or ``ep_rewards``.
     """
-    from strips_int.games import as_domain
+    from strips_int.model.domain import as_domain
 
     domain = as_domain(domain)
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
@@ -184,7 +247,14 @@ def states_trace(
     return game_trace(game, domain, terrain)
 
 
-class _Overcooked:
+def _rules(text: str) -> str:
+    """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
+    if text not in ("old", "new"):
+        raise ValueError(text)
+    return text
+
+
+class _Overcooked(BaseGrounder):
     """The Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
     name = "overcooked"
@@ -196,25 +266,29 @@ class _Overcooked:
         Option("--roles", "roles", "who played each seat, e.g. human,ai (default: human=<seat> in user-study "
                "file names)", "ROLE,ROLE", lambda text: tuple(text.split(",")), use="read"),
         Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
-               "ranks beside the file) or 'auto:N' for the ZSC-Eval rank rule", "auto|auto:N|SEAT", use="read"),
+               "ranks beside the file), 'auto:N' or 'auto:PARTNER=N,...,N' (N by partner population, e.g. "
+               "auto:h-proxy=40,10) for the ZSC-Eval rank rule", "auto|auto:N|SEAT", ego_seat, use="read"),
+        Option("--rules", "rules", "Overcooked rules: old (a pot starts by itself at three) or new (a player "
+               "starts it); default: the rules that explain the game", "old|new", _rules, use="read"),
         Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
     )
 
     def __init__(self) -> None:
         #: The domain of the last file read and the grounder its games share (:func:`.lift.layout_grounder`):
         #: a batch reads every game in one domain, and grounds each action once.
-        self._shared: tuple[Domain, Grounder] | None = None
+        self._shared: tuple[Domain, ActionGrounder] | None = None
 
-    def recognizes(self, path: Path) -> bool:
-        return detect(path) is not None
+    def recognizes(self, path: Path) -> Kind | None:
+        return GAMES if detect(path) is not None else None
 
-    def _grounder(self, domain: Domain) -> Grounder:
+    def _grounder(self, domain: Domain) -> ActionGrounder:
         if self._shared is None or self._shared[0] is not domain:
             self._shared = (domain, layout_grounder(domain))
         return self._shared[1]
 
     def read(self, path: Path, domain: Domain, layout: str | None = None, grid: str | Path | None = None,
-             roles: Sequence[str] | None = None, ego_seat: str | None = None, **_: Any) -> Iterator[Trace | StripsIntError]:
+             roles: Sequence[str] | None = None, ego_seat: str | None = None, rules: str | None = None,
+             **_: Any) -> Iterator[Trace | StripsIntError]:
         try:
             terrain = load_grid(grid) if grid else None
         except StripsIntError as exc:
@@ -225,14 +299,25 @@ class _Overcooked:
                 yield game
                 continue
             try:
-                yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain))
+                yield game_trace(game, domain, terrain, roles, ego_seat, self._grounder(domain), rules)
             except StripsIntError as exc:
                 yield exc
+
+    def check_options(self, paths: Sequence[Path], ego_seat: str | None = None, **_: Any) -> None:
+        """With ``auto`` seats, the rollout folders among ``paths`` must each hold a whole run."""
+        if ego_seat is not None:
+            check_rollout_seats(paths, ego_seat)
 
     def start_problem(self, name: str, domain: Domain, grid: str | Path | None = None, soups: int | None = None,
                       **_: Any) -> Problem | None:
         """Players at the start tiles of layout ``name`` (or of ``grid``), to deliver ``soups`` soups."""
         return layout_problem(load_grid(grid) if grid else get_layout(name), domain, 1 if soups is None else soups)
+
+    def drawing(self, problem: Problem) -> Drawing | None:
+        """The problem's kitchen (:mod:`.draw`), when it has a tile grid."""
+        from .draw import kitchen_drawing
+
+        return kitchen_drawing(problem)
 
 
 GROUNDER = _Overcooked()

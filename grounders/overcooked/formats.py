@@ -31,7 +31,7 @@ from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_bytes, read_text
 
 from .layouts import known_layouts
-from .recipes import INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
+from .recipes import DEFAULT_COOK_TIME, INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
 
 try:  # orjson decodes a game about twice as fast; the standard library is the fallback
     import orjson
@@ -43,7 +43,6 @@ Pos = tuple[int, int]
 Move = tuple[int, int] | str
 INTERACT = "interact"
 _INDEX_ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
-DEFAULT_COOK_TIME = 20
 #: The objects of overcooked-ai's games (``ObjectState.name``).
 KINDS = ("onion", "tomato", "dish", "soup")
 #: Bounds far above any real game, so that a huge number is an error rather than a slow message.
@@ -101,7 +100,11 @@ class Game:
     reward: float | None
     rewards: tuple[float, ...] | None = None
     cook_time: int = DEFAULT_COOK_TIME
+    #: The rules the file names (``rules_named``: overcooked-ai's ``mdp_params.old_dynamics``, a JaxMARL
+    #: rollout), else those its shape suggests (old-format soups: old), which the lifter tries first and
+    #: keeps only when the dynamics agree (SPEC section 11).
     old_rules: bool = True
+    rules_named: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
     #: The terrain the file itself records (overcooked-ai CSV ``layout``, episode ``mdp_params.terrain``).
     terrain: tuple[str, ...] | None = None
@@ -183,12 +186,12 @@ def detect(path: Path) -> str | None:
 
 
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
-    """Every game in ``path`` (one, except a CSV with several trials); a game that cannot be read is its error."""
+    """Every game in ``path``: one per episode (a CSV: per trial); a game that cannot be read is its error."""
     source = str(path)
     try:
         if path.suffix.lower() == ".json":  # parsed once, here, to tell the format and to read it
             kind = "episode-json"
-            games: Iterator[Game | StripsIntError] = iter([_episode_file(path, layout)])
+            games: Iterator[Game | StripsIntError] = iter(_episode_file(path, layout))
         elif (kind := detect(path)) == "zsceval-pickle":
             games = iter([_read_pickle(path, layout)])
         elif kind == "overcooked-ai-csv":
@@ -205,11 +208,12 @@ def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsI
         yield game
 
 
-def _episode_file(path: Path, layout: str | None) -> Game:
-    """An episode JSON file: the user-study shape through :func:`_typed_episode`, anything else (or any fault)
-    through the general :func:`_read_episode`, which has the messages."""
+def _episode_file(path: Path, layout: str | None) -> list[Game | StripsIntError]:
+    """The games of an episode JSON file: the user-study shape through :func:`_typed_episode`, anything else
+    (or any fault) through the general :func:`_read_episodes`, which has the messages."""
     source, raw = str(path), read_bytes(path)
-    return _typed_episode(raw, source, layout) or _read_episode(_json(raw, source, None), source, layout)
+    typed = _typed_episode(raw, source, layout)
+    return [typed] if typed is not None else _read_episodes(_json(raw, source, None), source, layout)
 
 
 def _json(text: bytes | str, source: str, where: str | None, what: str = "JSON") -> Any:
@@ -259,30 +263,61 @@ def episode_game(data: Any, source: str, layout: str | None = None) -> Game:
 
 
 def _read_episode(data: Any, source: str, layout: str | None) -> Game:
-    """An overcooked-ai episode (or the user-study web app's); ``mdp_params.terrain`` is the terrain when present.
+    """The game of an episode object holding one episode (:func:`_read_episodes`); several are an error."""
+    (game, *more) = _read_episodes(data, source, layout)
+    if more:
+        raise StripsIntError(source, None, f"holds {len(more) + 1} episodes: read them with read_games")
+    if isinstance(game, StripsIntError):
+        raise game
+    return game
 
-    A file may hold a list of episodes, ``ep_states`` a list of state lists (the user-study web app
-    writes one): the first is read, and ``ep_actions`` and ``ep_rewards`` must be nested alike.
+
+def _read_episodes(data: Any, source: str, layout: str | None) -> list[Game | StripsIntError]:
+    """The games of an overcooked-ai episode object (or the user-study web app's), one per episode (SPEC
+    section 11); ``mdp_params.terrain`` is the terrain when present.
+
+    ``ep_states`` is one episode's states, or a list of episodes' state lists (overcooked-ai's
+    ``save_traj_as_json``, the user-study web app's single episode); ``ep_actions`` and ``ep_rewards`` are
+    nested alike and ``mdp_params`` is one object or one per episode. Of several episodes, episode ``k``
+    (from 0, as overcooked-ai numbers them) is the game ``FILE#k``; a bad one is its error, the others
+    still read.
     """
     data = _episode_object(data)
     if data is None:
         raise StripsIntError(source, None, 'an episode JSON needs "ep_states" (or "ep_observations") and "ep_actions"')
     key = next(k for k in _STATE_KEYS if isinstance(data.get(k), list))
+    if "ep_actions" not in data:
+        raise StripsIntError(source, None, 'no "ep_actions": a game needs the joint action of every step')
     nested = bool(data[key]) and isinstance(data[key][0], list)
+    count = len(data[key]) if nested else 1
+    params = data.get("mdp_params")
+    games: list[Game | StripsIntError] = []
+    for k in range(count):
+        name = f"{source}#{k}" if count > 1 else source
+        try:
+            games.append(_episode_at(data, key, k if nested else None, count, name, layout,
+                                     params[k] if isinstance(params, list) and len(params) == count else params))
+        except StripsIntError as exc:
+            games.append(exc)
+    return games
+
+
+def _episode_at(data: dict, key: str, k: int | None, count: int, source: str, layout: str | None,
+                params: Any) -> Game:
+    """Episode ``k`` of an episode object (None: its lists are the one episode's own)."""
 
     def _episode(name: str) -> list:
         value = data[name]
-        if nested:
-            value = value[0] if isinstance(value, list) and value else None
+        if k is not None:
+            value = value[k] if isinstance(value, list) and len(value) > k else None
         if not isinstance(value, list):
-            shape = "a list holding a list, as ep_states is" if nested else "a list"
+            shape = ("a list holding a list, as ep_states is" if count == 1 else
+                     f"a list holding {count} lists, one per episode, as {key} does") if k is not None else "a list"
             raise StripsIntError(source, name, f"expected {shape}, found {brief(data[name])}")
         return value
 
-    if "ep_actions" not in data:
-        raise StripsIntError(source, None, 'no "ep_actions": a game needs the joint action of every step')
     states_raw, actions_raw = _episode(key), _episode("ep_actions")
-    params, layout, cook_time = _episode_params(data.get("mdp_params"), data.get("layout_name"), source, layout)
+    params, layout, cook_time = _episode_params(params, data.get("layout_name"), source, layout)
     states, new_style = _states(states_raw, source, cook_time)
     actions = [_joint(a, source, i) for i, a in enumerate(actions_raw)]
     per_step = _rewards(_episode("ep_rewards"), source) if data.get("ep_rewards") is not None else None
@@ -307,13 +342,15 @@ def _episode_params(params: Any, named: Any, source: str, layout: str | None) ->
 def _episode_game(source: str, layout: str | None, params: dict, cook_time: int, states: list[RawState],
                   new_style: bool, actions: list[tuple[Move, ...]], per_step: tuple[float, ...] | None) -> Game:
     """An episode's game from its read parts; ``params`` (``mdp_params``) may record the terrain and the rules."""
-    # Old-format soups (ingredient, count, ticks) mean the old rules; mdp_params may say so outright.
-    old_rules = bool(params.get("old_dynamics", not new_style))
+    # Old-format soups (ingredient, count, ticks) suggest the old rules; mdp_params may name them outright.
+    named = params.get("old_dynamics")
+    if named is not None and not isinstance(named, bool):
+        raise StripsIntError(source, "mdp_params.old_dynamics", f"expected true or false, found {brief(named)}")
     terrain = params.get("terrain")
     return Game(
         source=source, layout=layout, states=states, actions=actions,
         reward=sum(per_step) if per_step is not None else None, rewards=per_step,
-        cook_time=cook_time, old_rules=old_rules,
+        cook_time=cook_time, old_rules=not new_style if named is None else named, rules_named=named is not None,
         terrain=_grid_rows(terrain, source, "mdp_params.terrain") if terrain is not None else None,
     )
 
@@ -381,7 +418,7 @@ def _typed_episode(raw: bytes, source: str, layout: str | None) -> Game | None:
     except (msgspec.MsgspecError, ValueError, RecursionError):  # another shape, or a fault (skipping a deep
         return None  # player's or grid's text recurses): the general path says which
     rewards = episode.ep_rewards
-    if not (episode.ep_states and episode.ep_actions and rewards != []):
+    if not (len(episode.ep_states) == 1 and episode.ep_actions and rewards != []):  # (several: the general path)
         return None
     try:
         params, layout, cook_time = _episode_params(episode.mdp_params, episode.layout_name, source, layout)
@@ -496,7 +533,12 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
         known = set(known_layouts())
         layout = next((part for part in reversed(path.parts[:-1]) if part in known), None)
     return Game(source=source, layout=layout, states=states, actions=actions, reward=20.0 * sum(deliveries),
-                rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride})
+                rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride, "unchecked": _ROLLOUT_REWARD})
+
+
+#: What a ZSC-Eval rollout cannot show (SPEC section 11: said, never silently trusted).
+_ROLLOUT_REWARD = ("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards, so 20 per delivered soup "
+                   "(ZSC-Eval's delivery reward) is assumed")
 
 
 def _deliveries(events: Any, source: str, step: int) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_text
 
-from .recipes import Recipe, Values, layout_orders, layout_values, orders_of
+from .recipes import Recipe, Times, Values, layout_orders, layout_times, layout_values, orders_of
 
 Pos = tuple[int, int]
 
@@ -49,16 +49,29 @@ ALIASES = {
 
 @dataclass(frozen=True)
 class Layout:
-    """A terrain: tiles by position and the players' start tiles."""
+    """A terrain: tiles by position and the players' start tiles; from an overcooked-ai layout file also
+    its rules, orders, values and cooking times."""
 
     name: str
     rows: tuple[str, ...]
     #: Old rules: three-onion soups only, a pot cooks by itself. Else overcooked-ai's new rules with
-    #: these orders and bonus orders (None: every recipe) and delivery values.
+    #: these orders and bonus orders (None: every recipe, and the layout's values and times unknown:
+    #: a grid without its layout file) and delivery values.
     old_rules: bool = True
     orders: tuple[Recipe, ...] | None = None
     bonus: tuple[Recipe, ...] = ()
     values: Values = Values()
+    times: Times = Times()
+
+    @property
+    def configured(self) -> bool:
+        """Whether the layout's orders, values and cooking times are known (it was read from a layout file)."""
+        return self.orders is not None
+
+    def dispensed(self) -> tuple[str, ...]:
+        """The kinds of object the layout's dispensers give (onion, tomato, dish), in that order."""
+        chars = set(self.tiles.values())
+        return tuple(kind for char, kind in (("O", "onion"), ("T", "tomato"), ("D", "dish")) if char in chars)
 
     @functools.cached_property
     def tiles(self) -> dict[Pos, str]:
@@ -174,16 +187,19 @@ def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
         if data.get(key) is not None and orders_of(data[key]) is None:
             raise StripsIntError(source, key, f"expected a list of recipes {{\"ingredients\": [...]}} of 1 to 3 "
                                  f"onions or tomatoes, found {brief(data[key])}")
-    for key in ("delivery_reward", "onion_value", "tomato_value", "order_bonus"):
+    for key in ("delivery_reward", "onion_value", "tomato_value", "order_bonus", "cook_time", "onion_time",
+                "tomato_time"):
         value = data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise StripsIntError(source, key, f"expected a number, found {brief(value)}")
-    values = data.get("recipe_values")
-    if values is not None:
+    for key in ("recipe_values", "recipe_times"):
+        values = data.get(key)
+        if values is None:
+            continue
         orders = data.get("start_all_orders") or []
         if (not isinstance(values, list) or len(values) != len(orders)
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
-            raise StripsIntError(source, "recipe_values", f"expected one number per order of start_all_orders "
+            raise StripsIntError(source, key, f"expected one number per order of start_all_orders "
                                  f"({len(orders)}), found {brief(values)}")
     if not isinstance(data.get("old_dynamics", False), bool):
         raise StripsIntError(source, "old_dynamics", f"expected true or false, found {brief(data['old_dynamics'])}")
@@ -213,7 +229,8 @@ def _read_layout_file(path: Path, name: str) -> Layout:
 
 
 def with_recipes(layout: Layout, data: dict[str, Any]) -> Layout:
-    """``layout`` under overcooked-ai's new rules with the orders and values of a layout dict."""
+    """``layout`` under overcooked-ai's new rules (unless it says ``old_dynamics``) with the orders, values and
+    cooking times of a layout dict."""
     orders, bonus = layout_orders(data)
     return replace(layout, old_rules=bool(data.get("old_dynamics", False)), orders=orders, bonus=bonus,
-                   values=layout_values(data))
+                   values=layout_values(data), times=layout_times(data))

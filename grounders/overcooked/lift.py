@@ -4,8 +4,11 @@ Each player's action is inferred from consecutive states (the logged action is
 only a cross-check: a blocked move does nothing); objects keep their identity
 from dispenser to delivery; simultaneous actions are serialized in the first
 player order that is applicable (Overcooked resolves interactions in player
-order); cooking is environment steps. The goal is the set of soups whose
-delivery earned reward, checked against the logged reward (:func:`rewarded_soups`).
+order); cooking is environment steps, each checked against the rules (who
+starts a pot, and after how many steps a soup is ready). The goal is the set of
+soups whose delivery earned reward, checked against the logged reward
+(:func:`rewarded_soups`). The rules are those that explain the game
+(:func:`lift_game`, SPEC section 11).
 
 Choices: a game whose last action has no following state (the user-study
 files) has that action grounded only when it is a delivery, the one action
@@ -20,14 +23,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping, NamedTuple
 
-from strips_int.domain import Domain, make_problem
+from strips_int.model.domain import Domain
+from strips_int.model.problem import make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, GroundAction, Problem
-from strips_int.trace import Grounder, Step, Trace, apply
+from strips_int.model.task import Fact, GroundAction, Problem
+from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.execution import apply
 
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
-from .recipes import Recipe, Values, every_recipe
+from .recipes import Recipe, Times, Values, every_recipe
 
 #: The action schemas the lifter produces (checked against the domain before a game is read).
 NEEDED_ACTIONS = frozenset({"move", "take", "take-onion", "take-tomato", "take-dish", "put", "start-soup", "add-ingredient",
@@ -69,7 +74,7 @@ class _Move(NamedTuple):
 
 
 @functools.lru_cache(maxsize=64)
-def _move_table(grounder: Grounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
+def _move_table(grounder: ActionGrounder, layout: Layout) -> dict[tuple[int, Pos, Pos], _Move]:
     """The plain moves (:func:`_plain_move`) ``grounder`` has grounded on ``layout``, by seat, from and to:
     the same in every game on it, so filled once per process."""
     return {}
@@ -84,7 +89,7 @@ def _vacant(layout: Layout) -> tuple[tuple[Pos, Fact], ...]:
 
 @dataclass
 class _Checked:
-    """What the lifter works out once per domain (kept in its ``memo``): whether nothing but moves changes
+    """What the lifter works out once per domain (kept in its ``cache``): whether nothing but moves changes
     where the players are, and the objects (name, type; lower case) and facts :func:`make_problem` passed.
     Names tell types (:func:`layout_grounder`), so what passed in one game passes in every game."""
 
@@ -97,12 +102,9 @@ _POSITIONAL = frozenset({"at", "occupied", "adjacent"})
 
 
 def _checked(domain: Domain) -> _Checked:
-    checked = domain.memo.get(__name__)
-    if checked is None:
-        checked = domain.memo[__name__] = _Checked(all(
-            pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
-            for pred, _ in (*schema.add, *schema.delete)))
-    return checked
+    return domain.cache.value(__name__, lambda: _Checked(all(
+        pred not in _POSITIONAL for schema in domain.schemas.values() if schema.name != "move"
+        for pred, _ in (*schema.add, *schema.delete))))
 
 
 def _problem(domain: Domain, name: str, objects: dict[str, str], init: set[Fact], goal: list[Fact],
@@ -146,6 +148,10 @@ class _Tracker:
     kinds: dict[str, str] = field(default_factory=dict)
     created: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    #: The transition in which each soup began cooking (soups cooking at the start are not in it).
+    started: dict[str, int] = field(default_factory=dict)
+    #: Old rules: the soups filled to three in this transition, which must start cooking in it.
+    due: list[str] = field(default_factory=list)
 
     def new(self, kind: str) -> str:
         """A fresh object of ``kind`` (it starts (fresh) in the initial state)."""
@@ -158,7 +164,8 @@ class _Tracker:
     def copy(self) -> "_Tracker":
         """An independent copy, to try one order of the players' actions."""
         return _Tracker(dict(self.holding), dict(self.counters), dict(self.pots), dict(self.size),
-                        dict(self.status), dict(self.kinds), list(self.created), dict(self.counts))
+                        dict(self.status), dict(self.kinds), list(self.created), dict(self.counts),
+                        dict(self.started), list(self.due))
 
 
 def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]:
@@ -258,9 +265,18 @@ def makeable_recipes(layout: Layout) -> list[Recipe]:
 class _Lifter:
     """One game's grounding: the initial state, then one transition at a time."""
 
-    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: Grounder | None = None) -> None:
+    def __init__(self, game: Game, layout: Layout, domain: Domain, grounder: ActionGrounder | None = None,
+                 old_rules: bool | None = None) -> None:
         self.game, self.layout, self.domain = game, layout, domain
         self.source = game.source
+        #: The rules the game is read under (default: those the file names or its shape suggests).
+        self.old_rules = game.old_rules if old_rules is None else old_rules
+        #: The cooking times to check soups against: the layout file's, else under the old rules the game's
+        #: one cook time; None (new rules on a grid without its layout file): not checked.
+        self.cook_times: Times | None = (layout.times if layout.configured else
+                                    Times(cook_time=game.cook_time) if self.old_rules else None)
+        #: Under the old rules, the game's one reward per soup once a delivery shows it (:func:`rewarded_soups`).
+        self.soup_reward: float | None = None
         self.static: frozenset[Fact] = frozenset()
         self.init: set[Fact] = set()
         self.objects: dict[str, str] = {}
@@ -320,7 +336,7 @@ class _Lifter:
 
     def build_init(self, first: RawState) -> _Tracker:
         layout = self.layout
-        objects, self.static = _terrain(layout, self.game.old_rules)
+        objects, self.static = _terrain(layout, self.old_rules)
         self.objects.update(objects)
         tracker = _Tracker(holding={}, counters={}, pots={})
         for pos, fact in _vacant(layout):
@@ -424,6 +440,8 @@ class _Lifter:
                 tracker.size[soup] = n + 1
                 if n + 1 >= len(_NUMS):
                     raise self.fail(_acted(i, j), f"player {j} put a fourth ingredient into the pot at {target}")
+                if n + 1 == 3 and self.old_rules:
+                    tracker.due.append(soup)
                 return ("add-ingredient", agent, held, soup, place, here, _NUMS[n], _NUMS[n + 1])
             if tile == "S" and h.kind == "soup":
                 return ("deliver", agent, held, place, here)
@@ -434,8 +452,9 @@ class _Lifter:
             tracker.holding[j] = soup
             return ("plate-soup", agent, held, soup, place, here)
         elif h is None and g is None and tile == "P":
-            tracker.status[tracker.pots[target]] = "cooking"
-            return ("start-cooking", agent, tracker.pots[target], place, here)
+            soup = tracker.pots[target]
+            tracker.status[soup], tracker.started[soup] = "cooking", i
+            return ("start-cooking", agent, soup, place, here)
         raise self.fail(_acted(i, j), f"cannot explain player {j}'s change from {_show(h)} to {_show(g)} "
                         f"facing {target} ({STATIONS.get(tile, 'floor')})")
 
@@ -448,7 +467,7 @@ class _Lifter:
         a player whose logged action is not interact did not, and once started the
         pot is no longer idle for the next player.
         """
-        if self.game.old_rules or held is not None or target not in tracker.pots:
+        if self.old_rules or held is not None or target not in tracker.pots:
             return False
         if logged != INTERACT:
             return False
@@ -456,27 +475,54 @@ class _Lifter:
         return bool(old and new and tracker.status[tracker.pots[target]] == "idle" and old.status == "idle"
                     and new.status in ("cooking", "ready"))
 
-    def environment(self, tracker: _Tracker, after: RawState) -> list[Fact]:
-        """Cooking steps that bring each pot's soup to the status the next state shows."""
+    def environment(self, tracker: _Tracker, after: RawState, i: int) -> list[Fact]:
+        """Cooking steps that bring each pot's soup to the status the next state shows, in transition ``i``.
+
+        Checked against the rules: under the old rules a pot starts by itself in the transition that fills it
+        to three, under the new rules only by a player's interaction (:meth:`_starts_cooking`); a soup is
+        ready after its recipe's cooking time (where :attr:`cook_times` knows it), counted from that transition.
+        """
         shown, status = after.objects.get, tracker.status
-        for pos, soup in tracker.pots.items():  # hot: mostly every pot shows the status tracked
-            item = shown(pos)
-            if item is not None and item.status != status[soup]:
-                break
-        else:
-            return []
+        if not tracker.due:
+            for pos, soup in tracker.pots.items():  # hot: mostly every pot shows the status tracked
+                item = shown(pos)
+                if item is not None and item.status != status[soup]:
+                    break
+            else:
+                return []
         steps = []
         for pos, soup in sorted(tracker.pots.items()):
             shown = after.objects.get(pos)
             if shown is None or shown.kind != "soup":
                 continue
-            if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready") and self.game.old_rules:
+            if tracker.status[soup] == "idle" and shown.status in ("cooking", "ready"):
+                if not self.old_rules:
+                    raise self.fail(f"step {i}", f"the pot at {pos} started cooking with no player starting it: "
+                                    "under the new rules a player starts a pot by interacting with it")
+                if tracker.size[soup] != 3:
+                    raise self.fail(f"step {i}", f"the pot at {pos} started cooking with {tracker.size[soup]} "
+                                    "ingredient(s): under the old rules a pot starts by itself at three")
                 steps.append(("auto-cook", soup, self.stations[pos]))
-                tracker.status[soup] = "cooking"
+                tracker.status[soup], tracker.started[soup] = "cooking", i
+            elif soup in tracker.due:
+                raise self.fail(f"step {i}", f"the pot at {pos} holds three ingredients but did not start cooking: "
+                                "under the old rules a pot starts by itself when the third goes in")
             if tracker.status[soup] == "cooking" and shown.status == "ready":
+                self._check_cooked(tracker, soup, pos, shown, i)
                 steps.append(("finish-cooking", soup, self.stations[pos]))
                 tracker.status[soup] = "ready"
+        tracker.due.clear()
         return steps
+
+    def _check_cooked(self, tracker: _Tracker, soup: str, pos: Pos, shown: Item, i: int) -> None:
+        """A soup that began cooking in the game must be ready after exactly its recipe's cooking time."""
+        begun = tracker.started.get(soup)
+        if begun is None or self.cook_times is None:
+            return
+        took, expected = i - begun + 1, self.cook_times.time(shown.ingredients)
+        if took != expected:
+            raise self.fail(f"step {i}", f"the soup in the pot at {pos} ({'+'.join(shown.ingredients)}) is ready "
+                            f"after {took} steps of cooking (from step {begun}), but it cooks {expected}")
 
     def lift(self) -> Problem:
         """The problem; the steps in ``self.actions`` and ``self.times``.
@@ -508,7 +554,7 @@ class _Lifter:
         # not the other player's; their moves, in the order _serialize would find. A transition in which both
         # stay put and one player's hands change is that player's interaction alone (the other did nothing), the
         # one order _serialize would try. Anything else (a move never made before, an error) is left to _serialize.
-        walk = game.old_rules and len(first) == 2 and first[0].pos != first[1].pos
+        walk = self.old_rules and len(first) == 2 and first[0].pos != first[1].pos
         table = self._move_actions
         states = game.states
         for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
@@ -567,7 +613,7 @@ class _Lifter:
                             delivered.append((i, atom))
                 if after is None:
                     continue
-            cooked = self.environment(tracker, after)
+            cooked = self.environment(tracker, after, i)
             for atom in cooked:
                 action = self.ground(atom, i)
                 failure = apply(state, action)
@@ -578,11 +624,15 @@ class _Lifter:
             # When neither the grid nor what lies on counters and in pots changed, they match as before (cooking
             # changes a soup's status only, which is not cross-checked).
             self._cross_check(tracker, i, after, placed or after.objects is not before.objects)
+        for kind in self.layout.dispensed():  # SPEC section 11: one spare of each kind a dispenser gives
+            tracker.new(kind)
         for name in tracker.created:
             self.init.add(("fresh", name))
         self.objects.update(tracker.kinds)
-        values = self.layout.values if self.layout.orders is not None else None
-        goal = [("delivered", soup) for soup in rewarded_soups(game, delivered, values, self.layout.orders)]
+        values = self.layout.values if self.layout.configured else None
+        rewarded = rewarded_soups(game, delivered, values, self.layout.orders, self.old_rules)
+        goal = [("delivered", soup) for soup in rewarded.soups]
+        self.soup_reward = rewarded.soup_reward
         return _problem(self.domain, f"overcooked-{self.layout.name}", self.objects, self.static | self.init, goal,
                         self.source)
 
@@ -611,7 +661,7 @@ class _Lifter:
         (who turned), did nothing, so is not asked.
         """
         players = range(len(before.players))
-        if after is not None and self.game.old_rules:
+        if after is not None and self.old_rules:
             acting = [j for j, p, q in zip(players, before.players, after.players)
                       if p is not q and (p.pos != q.pos or p.held != q.held)]
         else:
@@ -720,47 +770,64 @@ class _Lifter:
 
 # -- SPEC section 11: the logged reward must agree with the deliveries; it decides the goal --------------
 
-#: The reward of one soup under the old rules (the user study and the ZSC-Eval rollouts).
-OLD_RULES_SOUP_REWARD = 20.0
+class Rewarded(NamedTuple):
+    """What :func:`rewarded_soups` finds: the goal soups and, under the old rules, the game's one reward per
+    soup (None when no delivery shows it, or under the new rules)."""
+
+    soups: list[str]
+    soup_reward: float | None = None
 
 
 def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | None = None,
-                   orders: tuple[Recipe, ...] | None = None) -> list[str]:
+                   orders: tuple[Recipe, ...] | None = None, old_rules: bool | None = None) -> Rewarded:
     """The soups whose delivery earned reward (the goal of a recorded game), checked against the log.
 
     ``steps`` are the lifted (transition, atom) pairs (the deliveries suffice); ``game.rewards[i]`` is the
-    reward logged for transition ``i`` (all four formats log it on the delivering
-    action's own step). Old rules: every soup earns 20, so each step's reward must
-    be exactly 20 per soup it delivers. New rules: a soup earns reward only when
-    its recipe is among the orders its state shows (a state that shows none: the
-    layout's ``orders``, else every recipe, as overcooked-ai orders by default); with the layout's ``values``
-    known the step's reward must be exactly what overcooked-ai's
-    ``get_recipe_value`` gives (bonus orders included), else it must be positive
-    exactly when an ordered soup is delivered. A soup of no order is delivered for
-    nothing and is no goal. A game that logs no reward has every delivered soup as its goal.
+    reward logged for transition ``i`` (all formats log it on the delivering action's own step). A soup
+    earns reward only when its recipe is among the orders its state shows (a state that shows none: the
+    layout's ``orders``, else every recipe, as overcooked-ai orders by default); a soup of no order is
+    delivered for nothing and is no goal.
+
+    Old rules (``old_rules``, default the game's): every ordered soup earns one constant reward, which the
+    game itself shows (SPEC section 11: 20 in the paper's games and overcooked-ai's default, 5 in its
+    2019 human data) on its first step that delivers one; each step's reward must be exactly that per
+    ordered soup it delivers. New rules: with the layout's ``values`` known the step's reward must be
+    exactly what overcooked-ai's ``get_recipe_value`` gives (bonus orders included), else it must be
+    positive exactly when an ordered soup is delivered. A game that logs no reward has every delivered
+    soup as its goal.
     """
+    old_rules = game.old_rules if old_rules is None else old_rules
     delivered: dict[int, list[tuple[str, Recipe | None]]] = {}
     for i, atom in steps:
         if atom[0] == "deliver":
             delivered.setdefault(i, []).append((atom[2], _delivered_recipe(game, i, atom[1])))
     if game.rewards is None:
-        return [soup for i in sorted(delivered) for soup, _ in delivered[i]]
-    default = orders if orders is not None or game.old_rules else every_recipe()  # (unused under old rules)
-    goal = []
+        return Rewarded([soup for i in sorted(delivered) for soup, _ in delivered[i]])
+    default = orders if orders is not None else every_recipe()
+    goal: list[str] = []
+    per_soup: float | None = None
+    shown_by = -1  # the step whose reward shows the old rules' reward per soup
     # A step that logs no reward and delivers nothing agrees under either rules: only the others are checked.
     for i in sorted(delivered.keys() | set(itertools.compress(range(len(game.rewards)), game.rewards))):
         reward, soups = game.rewards[i], delivered.get(i, [])
-        if game.old_rules:
-            expected = OLD_RULES_SOUP_REWARD * len(soups)
-            if reward != expected:
-                raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
-                                     f"{len(soups)} soup(s), {OLD_RULES_SOUP_REWARD:g} each under the old rules: "
-                                     f"{expected:g}")
-            goal += [soup for soup, _ in soups]
-            continue
         state = game.states[i]  # a game has a state before each action
         shown = state.orders if state.orders is not None else default
         ordered = [(soup, r) for soup, r in soups if r is None or r in shown]
+        if old_rules:
+            if per_soup is None and ordered:
+                per_soup, shown_by = reward / len(ordered), i
+                if per_soup <= 0:
+                    raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                         f"{len(ordered)} soup(s) of an ordered recipe: under the old rules every "
+                                         "such soup earns the game's one reward per soup")
+            expected = (per_soup or 0.0) * len(ordered)
+            if reward != expected:
+                each = f"{per_soup:g} each under the old rules as step {shown_by} shows" if per_soup else "none shown yet"
+                raise StripsIntError(game.source, f"step {i}", f"logged reward {reward:g}, but the step delivers "
+                                     f"{len(soups)} soup(s), {len(ordered)} of an ordered recipe ({each}): "
+                                     f"{expected:g}")
+            goal += [soup for soup, _ in ordered]
+            continue
         known = all(r is not None for _, r in soups)
         if values is not None and known:
             expected = sum(values.reward(r, shown, state.bonus) for _, r in soups)
@@ -772,7 +839,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
                                  f"{len(soups)} soup(s), {len(ordered)} of an ordered recipe")
         if reward > 0:
             goal += [soup for soup, _ in ordered]
-    return goal
+    return Rewarded(goal, per_soup)
 
 
 def _delivered_recipe(game: Game, i: int, agent: str) -> Recipe | None:
@@ -791,23 +858,68 @@ def _show(item: Item | None) -> str:
     return "nothing" if item is None else f"a {item.kind}"
 
 
-def layout_grounder(domain: Domain) -> Grounder:
+def layout_grounder(domain: Domain) -> ActionGrounder:
     """A grounder for Overcooked games in ``domain``, to share among them (pass it to :func:`lift_game`).
 
     Sound to share, on any layouts: every object name the lifter makes tells its type (``c1_2`` a
     cell, ``counter4_0`` a counter, ``onion3`` an onion, ``player0`` an agent), so an atom grounded
     and checked for one game is the same ground action in every other.
     """
-    return Grounder(domain, None, "<overcooked layout>", objects={})
+    return ActionGrounder(domain, None, "<overcooked layout>", objects={})
 
 
 def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = None,
-              grounder: Grounder | None = None) -> Trace:
+              grounder: ActionGrounder | None = None, rules: str | None = None) -> Trace:
     """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
-    :func:`layout_grounder` for ``domain``, shared with other games (default: a new one)."""
-    lifter = _Lifter(game, layout, domain, grounder)
-    problem = lifter.lift()
+    :func:`layout_grounder` for ``domain``, shared with other games (default: a new one).
+
+    The rules (SPEC section 11): ``rules`` ("old" or "new") when given, else those the file names, else
+    those that explain the game's transitions and rewards: the ones its shape suggests first (old-format
+    soups: old), the others only when these fail, so a game costs one reading unless it needs two. A game
+    neither explains is one error naming, for each rule set, the first step it cannot explain.
+    ``meta`` tells the rules, the old rules' reward per soup and what could not be checked (``unchecked``).
+    """
+    if rules is not None and rules not in ("old", "new"):
+        raise StripsIntError(game.source, "rules", f"{rules!r}: expected old or new")
+    tried = ((rules == "old",) if rules is not None else (game.old_rules,) if game.rules_named
+             else (game.old_rules, not game.old_rules))
+    failures: list[tuple[bool, StripsIntError]] = []
+    for old in tried:
+        lifter = _Lifter(game, layout, domain, grounder, old)
+        try:
+            problem = lifter.lift()
+            break
+        except StripsIntError as exc:
+            failures.append((old, exc))
+    else:
+        raise _unexplained(game.source, failures)
     steps = Step.numbered(lifter.times, lifter.actions)
     full_meta = {"layout": layout.name, "terrain": layout.name, "reward": game.reward,
-                 "rules": "old" if game.old_rules else "new", **game.meta, **(meta or {})}
+                 "rules": "old" if old else "new", **game.meta, **(meta or {})}
+    if lifter.soup_reward is not None:
+        full_meta["soup_reward"] = lifter.soup_reward
+    unchecked = "; ".join(note for note in (game.meta.get("unchecked"), _unchecked(game, layout, old)) if note)
+    if unchecked:
+        full_meta["unchecked"] = unchecked
     return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
+
+
+def _unexplained(source: str, failures: list[tuple[bool, StripsIntError]]) -> StripsIntError:
+    """The error of a game no rule set tried explains: the one failure, or each rule set's first."""
+    if len(failures) == 1 or len({(e.where, e.message) for _, e in failures}) == 1:
+        return failures[0][1]
+    told = "; ".join(f"under the {'old' if old else 'new'} rules, {e.where or 'the game'}: {e.message}"
+                     for old, e in failures)
+    return StripsIntError(source, None, f"neither rule set explains the game: {told}")
+
+
+def _unchecked(game: Game, layout: Layout, old_rules: bool) -> str | None:
+    """What the grounder could not check in a game read under the new rules, said (SPEC section 11)."""
+    if old_rules or layout.configured:
+        return None
+    if game.rewards is None:
+        return (f"cooking times: layout {layout.name} is known neither by name nor by a grid file (give its "
+                "overcooked-ai .layout file)")
+    return (f"recipe values and cooking times: layout {layout.name} is known neither by name nor by a grid file "
+            "(give its overcooked-ai .layout file), so a delivery's reward was checked only for being "
+            "positive exactly when the soup was ordered")

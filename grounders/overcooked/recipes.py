@@ -1,10 +1,13 @@
-"""overcooked-ai's new-rules recipes: which soups are ordered and what a delivery earns.
+"""overcooked-ai's new-rules recipes: which soups are ordered, what a delivery earns, how long each cooks.
 
-Mirrors ``overcooked_ai_py.mdp.overcooked_mdp`` (``Recipe.value`` and
-``OvercookedGridworld.get_recipe_value``): a soup of no order earns 0; an
-ordered one its value (``delivery_reward``, else ``recipe_values`` by order,
-else ``onion_value`` and ``tomato_value`` per ingredient, else 20), times
-``order_bonus`` (default 2) when it is a bonus order.
+Mirrors ``overcooked_ai_py.mdp.overcooked_mdp`` (``Recipe.value``, ``Recipe.time``
+and ``OvercookedGridworld.get_recipe_value``; ZSC-Eval's multi-recipe layouts
+use the same keys): a soup of no order earns 0; an ordered one its value
+(``delivery_reward``, else ``recipe_values`` by order, else ``onion_value`` and
+``tomato_value`` per ingredient, else 20), times ``order_bonus`` (default 2)
+when it is a bonus order. A soup cooks ``cook_time`` steps, else its
+``recipe_times`` entry, else ``onion_time`` and ``tomato_time`` per ingredient,
+else 20.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ Recipe = tuple[str, ...]
 INGREDIENTS = ("onion", "tomato")
 MAX_INGREDIENTS = 3
 DEFAULT_VALUE = 20.0
+DEFAULT_COOK_TIME = 20
 DEFAULT_ORDER_BONUS = 2.0
 
 
@@ -57,20 +61,51 @@ class Values:
 
     def value(self, soup: Recipe) -> float:
         """``Recipe.value``: the base value of a soup."""
-        if self.delivery_reward:
-            return self.delivery_reward
-        mapping = dict(self.recipe_values)
-        if soup in mapping:
-            return mapping[soup]
-        if self.onion_value and self.tomato_value:
-            return self.onion_value * soup.count("onion") + self.tomato_value * soup.count("tomato")
-        return DEFAULT_VALUE
+        return _per_recipe(soup, self.delivery_reward, self.recipe_values, self.onion_value, self.tomato_value,
+                           DEFAULT_VALUE)
 
     def reward(self, soup: Recipe, orders: tuple[Recipe, ...], bonus: tuple[Recipe, ...]) -> float:
         """``get_recipe_value``: 0 for no order, the value, or the value times the bonus for a bonus order."""
         if soup not in orders:
             return 0.0
         return self.value(soup) * (self.order_bonus if soup in bonus else 1.0)
+
+
+@dataclass(frozen=True)
+class Times:
+    """A layout's cooking times (overcooked-ai's ``Recipe.configure`` keys); None: not configured."""
+
+    cook_time: int | None = None
+    recipe_times: tuple[tuple[Recipe, int], ...] = ()
+    onion_time: int | None = None
+    tomato_time: int | None = None
+
+    def time(self, soup: Recipe) -> int:
+        """``Recipe.time``: the steps a soup of ``soup`` cooks before it is ready."""
+        return _per_recipe(soup, self.cook_time, self.recipe_times, self.onion_time, self.tomato_time,
+                           DEFAULT_COOK_TIME)
+
+
+def _per_recipe(soup: Recipe, every: Any, by_recipe: tuple[tuple[Recipe, Any], ...], onion: Any, tomato: Any,
+                default: Any) -> Any:
+    """How overcooked-ai's ``Recipe.value`` and ``Recipe.time`` pick a soup's figure: one for every soup, else
+    the soup's own entry, else one per onion and per tomato (both configured), else the default."""
+    if every:
+        return every
+    mapping = dict(by_recipe)
+    if soup in mapping:
+        return mapping[soup]
+    if onion and tomato:
+        return onion * soup.count("onion") + tomato * soup.count("tomato")
+    return default
+
+
+def layout_times(data: Mapping[str, Any]) -> Times:
+    """The cooking times of an overcooked-ai layout dict (``.layout`` file)."""
+    orders = [recipe(o) for o in data.get("start_all_orders") or ()]
+    return Times(cook_time=_whole(data.get("cook_time")),
+                 recipe_times=tuple(zip(orders, (int(t) for t in data.get("recipe_times") or ()))),
+                 onion_time=_whole(data.get("onion_time")), tomato_time=_whole(data.get("tomato_time")))
 
 
 def layout_values(data: Mapping[str, Any]) -> Values:
@@ -95,3 +130,7 @@ def layout_orders(data: Mapping[str, Any]) -> tuple[tuple[Recipe, ...], tuple[Re
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _whole(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import Option
+from ..base import GAMES, START, BaseGrounder, Kind, Option
+from .tags import LOG_FORMAT, SCENARIO_FORMAT, detect, kind_of
 
 if TYPE_CHECKING:
-    from strips_int.domain import Domain
-    from strips_int.task import Problem
-    from strips_int.trace import Trace
+    from strips_int.model.domain import Domain
+    from strips_int.model.task import Problem
+    from strips_int.model.trace import Trace
 
 #: The public names by the module that defines them, imported on first use: the registry loads this
 #: package for its options, and a SAR log needs neither the simulator nor networkx.
@@ -34,40 +35,10 @@ _WHERE = {
 __all__ = ["GROUNDER", "LOG_FORMAT", "SCENARIO_FORMAT", "detect", "kind_of", "read_trace", "scenario_problem",
            *sorted(set(_WHERE) - {"NEEDED_ACTIONS"})]
 
-LOG_FORMAT = "strips-int-sar-log/1"
-SCENARIO_FORMAT = "strips-int-sar-scenario/1"
-#: What the bytes of every SAR file hold: both format tags start so.
-_TAG = b"strips-int-sar-"
-
-
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
-
-
-def detect(path: Path) -> str | None:
-    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file, else None.
-
-    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys); only
-    files that mention the tag are parsed, and a file that is not JSON is no SAR file. Here,
-    not in :mod:`.formats`, so that a folder walk setting scenarios aside loads no SAR world.
-    """
-    from strips_int.files import read_json
-
-    if path.suffix.lower() != ".json":
-        return None
-    try:
-        data = read_json(path, mentioning=_TAG)
-    except StripsIntError:
-        return None
-    return kind_of(data)
-
-
-def kind_of(data: Any) -> str | None:
-    """``"log"`` or ``"scenario"`` by the format tag of parsed JSON, else None."""
-    tag = data.get("format") if isinstance(data, dict) else None
-    return {LOG_FORMAT: "log", SCENARIO_FORMAT: "scenario"}.get(tag) if isinstance(tag, str) else None
 
 
 def read_trace(path: str | Path, domain: Domain) -> Trace:
@@ -79,8 +50,8 @@ def read_trace(path: str | Path, domain: Domain) -> Trace:
 
     data = read_json(path)
     if kind_of(data) == "scenario":
-        raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first with "
-                             f"python -m strips_int.grounders.sar.simulate {path} --out LOG.json")
+        raise StripsIntError(str(path), None, "is a SAR scenario, not a log: simulate it first "
+                             "(strips_int.grounders.sar.simulate writes its log)")
     return lift_log(log_from_json(data, str(path)), domain)
 
 
@@ -100,11 +71,12 @@ def scenario_problem(path: str | Path, domain: Domain) -> Problem:
     return world_problem(domain, scenario.world, scenario.start, scenario.name, scenario.source)
 
 
-class _Sar:
+class _Sar(BaseGrounder):
     """The SAR grounder (see :mod:`strips_int.grounders.base`): logs are games, scenarios start problems."""
 
     name = "sar"
     domain = "sar"
+    commands = {"simulate": ("strips_int.grounders.sar.simulate", "run a SAR scenario and write its log")}
     options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE",
                       use="start"),)
 
@@ -114,8 +86,8 @@ class _Sar:
 
         return NEEDED_ACTIONS
 
-    def recognizes(self, path: Path) -> bool:
-        return detect(path) is not None
+    def recognizes(self, path: Path) -> Kind | None:
+        return {"log": GAMES, "scenario": START}.get(detect(path) or "")
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_json
 
-from . import LOG_FORMAT
+from .tags import LOG_FORMAT
 from .world import ACTIONS, DIRECTIONS, DOOR, FLOOR, KINDS, ROLES, WALL, AgentState, Grid, Pos, State, World, check_state
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,99}\Z")

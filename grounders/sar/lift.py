@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from strips_int.domain import Domain, make_problem
+from strips_int.model.domain import Domain
+from strips_int.model.problem import make_problem
 from strips_int.errors import StripsIntError
-from strips_int.task import Fact, Problem, format_fact
-from strips_int.trace import Grounder, Step, Trace, apply
+from strips_int.model.task import Fact, Problem, format_fact
+from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.execution import apply
 
 from ..base import check_actions
 from .formats import Log
@@ -85,7 +87,7 @@ def lift_log(log: Log, domain: Domain) -> Trace:
     world = log.world
     problem = world_problem(domain, world, log.states[0], log.scenario, log.source)
     calm = calm_facts(world)
-    grounder = Grounder(domain, problem, log.source)
+    grounder = ActionGrounder(domain, problem, log.source)
     symbolic = set(problem.init)
     steps: list[Step] = []
     for t, joint in enumerate(log.actions):

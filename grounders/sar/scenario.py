@@ -25,7 +25,7 @@ import networkx as nx
 from strips_int.errors import brief
 from strips_int.files import read_json
 
-from . import SCENARIO_FORMAT
+from .tags import SCENARIO_FORMAT
 from .formats import MAX_TICKS, JsonReader, Log, read_world
 from .world import (DIRECTIONS, DOOR, FLOOR, INTERACT, STAY, WALL, AgentState, Pos, State, World, act_all, ahead,
                     check_state, spread_fire)

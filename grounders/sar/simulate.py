@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from strips_int.cli import Parser, command
+from strips_int.cli.contract import Parser, command, fail
 from strips_int.errors import StripsIntError
 
 from .formats import dump_log
@@ -29,8 +29,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.gr
     try:
         scenario = load_scenario(args.scenario)
     except StripsIntError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     log, unfinished = simulate(scenario)
     text = dump_log(log)
     if args.out is None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Mapping
 
-from strips_int.task import Fact
+from strips_int.model.task import Fact
 
 if TYPE_CHECKING:
     import networkx as nx

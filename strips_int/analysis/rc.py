@@ -1,0 +1,341 @@
+"""Required cooperation (SPEC section 8): can any single agent reach the goal alone?
+
+``required_cooperation`` plans each agent's projection and the joint problem
+with a real planner (``strips_int.planners``) and explains every agent that
+cannot do it alone from delete-relaxed reachability:
+
+* **capability**: an action schema reserved for other agents' types is
+  necessary for the team's goal, or (when there are alternatives) the goal
+  becomes relaxed-reachable once the agent may also use those schemas;
+* **reach**: it has the schemas but cannot meet their preconditions (in
+  Overcooked: a partner's idle body in its only way, which the relaxation
+  sees, as it keeps negative preconditions: SPEC section 6);
+* **other**: relaxed-reachable, yet the planner proves it unsolvable.
+
+A goal that is relaxed-unreachable needs no planner call: that is the proof.
+The candidate joint plan is executed and analysed like a recorded trace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+from strips_int.errors import StripsIntError
+from strips_int.model.domain import Domain
+from strips_int.model.execution import execute
+from strips_int.model.task import Fact, GroundAction, Problem, format_fact
+from strips_int.model.trace import Step, Trace
+from strips_int.planners.bounded import Call, solve_all
+from strips_int.planners.result import BY_RELAXATION, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult, resolve_planner, stopped
+
+from .reachability import Reachable, relaxed_reachable
+
+if TYPE_CHECKING:
+    from .report import Report
+
+RC, NON_RC = "RC", "non-RC"
+CAPABILITY, REACH, OTHER = "capability", "reach", "other"
+IDLE, ABSENT = "idle", "absent"
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why an agent cannot reach the goal alone, from relaxed reachability."""
+
+    reason: str
+    unreachable_goals: tuple[Fact, ...] = ()
+    first_missing: tuple[Fact, ...] = ()
+    missing_actions: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        parts = [self.reason]
+        if self.missing_actions:
+            parts.append(f"needs {', '.join(self.missing_actions)} of another agent type")
+        if self.unreachable_goals:
+            parts.append(f"cannot reach {' '.join(format_fact(f) for f in self.unreachable_goals)}")
+        if self.first_missing:
+            shown = self.first_missing[:4]
+            more = f" and {len(self.first_missing) - len(shown)} more" if len(self.first_missing) > len(shown) else ""
+            parts.append(f"first cannot get {' '.join(format_fact(f) for f in shown)}{more}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """One agent's projection: solvable alone (True / False / None = unknown), witness plan, reason."""
+
+    agent: str
+    solvable_alone: bool | None
+    search: PlanResult
+    why: Why | None
+
+
+@dataclass(frozen=True)
+class RCResult:
+    """The verdict on one problem, each agent's projection, and the analysed joint plans."""
+
+    problem: Problem
+    verdict: str
+    planner: str
+    others: str
+    agents: Mapping[str, AgentResult]
+    joint: PlanResult
+    reports: tuple[Report, ...]
+    seconds: float
+
+    @property
+    def reason(self) -> str | None:
+        """RC: the reasons of the agents that cannot do it alone, joined (``reach``, ``capability/reach``).
+
+        Unknown: what left the planner calls open (``time limit reached in planning``).
+        """
+        if self.verdict == UNKNOWN:
+            searches = [self.joint, *(a.search for a in self.agents.values())]
+            return "; ".join(sorted({s.detail for s in searches if s.status == UNKNOWN})) or None
+        found = sorted({a.why.reason for a in self.agents.values() if a.why is not None})
+        return "/".join(found) if self.verdict == RC and found else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``python -m strips_int.rc --json``)."""
+
+        def plan(steps: tuple[GroundAction, ...] | None) -> list[str] | None:
+            return None if steps is None else [str(a) for a in steps]
+
+        agents = {}
+        for name, result in self.agents.items():
+            agents[name] = {
+                "solvable_alone": result.solvable_alone,
+                "reason": result.why.reason if result.why else None,
+                "why": result.why.describe() if result.why else None,
+                "unreachable_goals": [format_fact(f) for f in result.why.unreachable_goals] if result.why else [],
+                "first_missing": [format_fact(f) for f in result.why.first_missing] if result.why else [],
+                "missing_actions": list(result.why.missing_actions) if result.why else [],
+                "proof": result.search.proof,
+                "plan": plan(result.search.plan),
+                "plan_length": len(result.search.plan) if result.search.plan is not None else None,
+                "seconds": round(result.search.seconds, 3),
+                "planner": result.search.detail,
+            }
+        return {
+            "problem": self.problem.name,
+            "source": self.problem.source,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "planner": self.planner,
+            "others": self.others,
+            "agents": agents,
+            "joint_plan": plan(self.joint.plan),
+            "joint_proof": self.joint.proof,
+            "joint_detail": self.joint.detail,
+            "counts": self.reports[0].counts if self.reports else None,
+            "interdependencies": self.reports[0].to_dict()["interdependencies"] if self.reports else [],
+            "plans": [
+                {"plan": plan(tuple(s.action for s in r.steps)), "counts": r.counts} for r in self.reports
+            ],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def required_cooperation(
+    domain: Domain,
+    problem: Problem,
+    planner: str = "auto",
+    timeout: float = 60.0,
+    others: str = IDLE,
+    plans: int = 1,
+    jobs: int | None = None,
+    deadline: float | None = None,
+) -> RCResult:
+    """Classify ``problem`` as RC / non-RC / unsolvable / unknown (SPEC section 8).
+
+    ``others`` is ``idle`` (the other agents stay where they are) or ``absent``
+    (initial facts naming them are dropped). ``timeout`` bounds the whole
+    classification in seconds of wall time, conversion to the planner's form
+    included (``deadline``, a ``time.monotonic()`` instant, instead bounds
+    several problems together): a planner call still running then is unknown,
+    named by the phase it stopped in. The planner calls (each agent's
+    projection, the joint problem) run in up to ``jobs`` processes at once
+    (default: every CPU this process may use); ``plans`` asks for up to that
+    many joint plans.
+    """
+    if others not in (IDLE, ABSENT):
+        raise ValueError(f"others must be {IDLE!r} or {ABSENT!r}, not {others!r}")
+    if not (math.isfinite(timeout) and timeout > 0) or plans < 1 or (jobs is not None and jobs < 1):
+        raise ValueError(f"need a positive, finite time limit and at least one plan and job, not "
+                         f"timeout={timeout}, plans={plans}, jobs={jobs}")
+    start = time.perf_counter()
+    deadline = time.monotonic() + timeout if deadline is None else deadline
+    planner = resolve_planner(planner)
+    agent_names = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
+    team = relaxed_reachable(domain, problem)
+    bodies = {a: _body_facts(domain, problem, a) for a in agent_names} if others == ABSENT else {}
+    alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
+    mine = {a: relaxed_reachable(domain, alone[a], actors=[a]) for a in agent_names}
+    calls = {None: Call(domain, problem, agent_names, planner, plans)} if _goal_reached(team, problem.goal) else {}
+    calls.update((a, Call(domain, alone[a], (a,), planner)) for a in agent_names if _goal_reached(mine[a], problem.goal))
+    if time.monotonic() < deadline:
+        answers = dict(zip(calls, solve_all(list(calls.values()), deadline, jobs)))
+    else:
+        answers = {key: stopped("relaxed reachability", time.perf_counter() - start) for key in calls}
+    unreachable = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
+    agents = {}
+    for agent in agent_names:
+        search = answers.get(agent, unreachable)
+        why = explain(domain, problem, alone[agent], agent, team, mine[agent]) if search.status == UNSOLVABLE else None
+        agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(search.status), search, why)
+    joint = answers.get(None, unreachable)
+    verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
+    reports = _analyse(domain, problem, joint)
+    return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start)
+
+
+def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
+    """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
+    from .report import analyze_run
+
+    reports = tuple(analyze_run(domain, execute(plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}"),
+                                                   domain.cache))
+                    for i, plan in enumerate(joint.plans))
+    for report in reports:
+        if report.achieved != problem.goal:
+            raise StripsIntError(report.source, None, f"the planner's plan misses the goal facts "
+                                 f"{' '.join(format_fact(f) for f in sorted(problem.goal - report.achieved))}")
+    return reports
+
+
+def _verdict(alone: list[bool | None], joint: str) -> str:
+    if any(result is True for result in alone):
+        return NON_RC
+    if joint == UNSOLVABLE:
+        return UNSOLVABLE
+    if joint == SOLVED and all(result is False for result in alone):
+        return RC
+    return UNKNOWN
+
+
+def _goal_reached(reachable: Reachable, goal: frozenset[Fact]) -> bool:
+    return all(reachable.canonical(fact) in reachable.facts for fact in goal)
+
+
+def _without(problem: Problem, absent: Mapping[str, frozenset[Fact]]) -> Problem:
+    """``problem`` without the initial facts that name the ``absent`` agents or that their bodies hold."""
+    if not absent:
+        return problem
+    held = frozenset().union(*absent.values())
+    return dataclasses.replace(
+        problem, init=frozenset(f for f in problem.init if absent.keys().isdisjoint(f[1:]) and f not in held))
+
+
+def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]:
+    """What an agent's body holds (``--others absent`` drops it with the agent's own facts).
+
+    These are the delete effects of its navigation actions from its initial
+    place that do not name it (Overcooked's ``(occupied ?cell)``).
+    """
+    reach = relaxed_reachable(domain, problem, actors=[agent])
+    start = {reach.canonical(f) for f in problem.init}
+    leaving = {
+        fact
+        for action in reach.actions
+        if action.actor == agent and domain.is_navigation(action) and action.pre <= start
+        for fact in action.delete
+    }
+    return frozenset(f for f in problem.init if agent not in f[1:] and reach.canonical(f) in leaving)
+
+
+def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str, team: Reachable,
+            mine: Reachable) -> Why:
+    """Capability, reach or other, with the goal facts and first facts the agent cannot get.
+
+    ``team_problem`` is the whole problem (``team`` its relaxed reachability),
+    ``problem`` the agent's projection (``mine``). Capability: an action type
+    the agent lacks is necessary for the team's goal, or, when there are
+    alternatives, the goal is relaxed-reachable once it may use them all.
+    """
+    missing_goals = tuple(sorted(f for f in problem.goal if mine.canonical(f) not in mine.facts))
+    if not missing_goals:
+        return Why(OTHER)
+    others = set(problem.objects) - {agent}
+    others = {o for o in others if domain.is_agent_type(problem.objects[o])}
+    gettable = {  # facts the agent cannot make but the team can, made from facts it has or others'
+        fact
+        for action in team.actions
+        if all(f in mine.facts or not others.isdisjoint(f[1:]) for f in action.pre)
+        for fact in action.add
+        if fact not in mine.facts and others.isdisjoint(fact[1:]) and fact[0] not in domain.ignore_predicates
+    }
+    wanted = {f for action in team.actions if action.actor == agent for f in action.pre}
+    first = sorted(gettable & wanted or gettable)
+    lacking = _lacking_schemas(domain, problem.objects[agent])
+    necessary = [  # action types the team cannot reach the goal without
+        name for name in lacking
+        if not _goal_reached(relaxed_reachable(_without_schema(domain, name), team_problem), problem.goal)
+    ]
+    if necessary:
+        return Why(CAPABILITY, missing_goals, tuple(first), tuple(necessary))
+    if lacking and _goal_reached(relaxed_reachable(_widened(domain, lacking), problem, actors=[agent]), problem.goal):
+        return Why(CAPABILITY, missing_goals, tuple(first), tuple(lacking))
+    return Why(REACH, missing_goals, tuple(first))
+
+
+def _lacking_schemas(domain: Domain, agent_type: str) -> list[str]:
+    """Agent action schemas whose actor parameter an agent of ``agent_type`` cannot fill."""
+    return [
+        name for name, schema in domain.schemas.items()
+        if schema.actor is not None and not domain.fits(agent_type, schema.param_types[schema.actor])
+    ]
+
+
+def _without_schema(domain: Domain, name: str) -> Domain:
+    return dataclasses.replace(domain, schemas={n: s for n, s in domain.schemas.items() if n != name})
+
+
+def _widened(domain: Domain, names: list[str]) -> Domain:
+    """``domain`` with the actor of each schema in ``names`` open to every agent type."""
+    schemas = dict(domain.schemas)
+    every = frozenset(t for t in domain.type_names() if domain.is_agent_type(t))
+    for name in names:
+        schema = schemas[name]
+        types = list(schema.param_types)
+        types[schema.actor] = types[schema.actor] | every
+        schemas[name] = dataclasses.replace(schema, param_types=tuple(types))
+    return dataclasses.replace(domain, schemas=schemas)
+
+
+def plan_trace(problem: Problem, plan: tuple[GroundAction, ...], source: str) -> Trace:
+    """A plan as a trace: one step per action, environment time = step index."""
+    steps = tuple(Step(index=i, t=i, action=action) for i, action in enumerate(plan))
+    return Trace(source=source, problem=problem, steps=steps, meta={"plan": True})
+
+
+def format_text(result: RCResult) -> str:
+    """The human-readable verdict ``python -m strips_int.rc`` prints."""
+    from .report import format_interdependence
+
+    reason = f" ({result.reason})" if result.reason else ""
+    lines = [
+        f"{result.problem.source}: {result.verdict}{reason}",
+        f"  planner {result.planner}, others {result.others}, {result.seconds:.2f} s",
+    ]
+    for name, agent in result.agents.items():
+        alone = {True: "solvable alone", False: "not alone", None: "unknown alone"}[agent.solvable_alone]
+        length = f", plan of {len(agent.search.plan)} steps" if agent.search.plan is not None else ""
+        proof = f", proof: {agent.search.proof}" if agent.search.proof else ""
+        why = f"; {agent.why.describe()}" if agent.why else ""
+        lines.append(f"  {name}: {alone}{length}{proof}{why} [{agent.search.detail}, {agent.search.seconds:.2f} s]")
+    if result.joint.plan is None:
+        lines.append(f"  joint problem: {result.joint.status} ({result.joint.detail})")
+    for number, report in enumerate(result.reports, start=1):
+        counts = report.counts
+        lines.append(
+            f"  joint plan {number}: {len(report.steps)} steps, interdependencies {counts['interdependencies']} "
+            f"(constructive {counts['constructive']}, looping {counts['looping']}, irrelevant {counts['irrelevant']})"
+        )
+        if number == 1:
+            lines += [f"    {step.index:>3} {step.action}" for step in report.steps]
+            lines += [f"    {format_interdependence(item)}" for item in report.to_dict()["interdependencies"]]
+    return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""Many games analysed into paper tables: rows in memory (:func:`evaluate_games`) or a study's output folder
+(:func:`run_study`).
+
+A study's folder holds:
+
+* ``games.jsonl`` then ``games.csv``: one row per game (source, group keys,
+  reward, every count, each role's trigger figures and required
+  interdependences given and received, error);
+* ``summary.csv`` (long: one row per group and metric), ``summary.md`` and
+  ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
+  reward, Int_cons (and its required and optional parts, SPEC section 10),
+  Int_non-cons and the trigger percentages, per group (:mod:`.summary`);
+* ``shard.json`` and ``manifest.json`` (:mod:`.shards`, :mod:`.outputs`).
+
+Rows are streamed to disk as games finish, so memory stays flat in the number
+of games; a broken game is a row with its error, whatever broke it, a dead
+worker process included. The folder is locked, written atomically, described
+by ``manifest.json`` and resumable after an interruption (:mod:`.outputs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from strips_int.errors import StripsIntError
+from strips_int.grounders import check_options
+from strips_int.model.domain import Domain, as_domain
+from strips_int.model.task import Problem
+
+from .engines import Engine, Processes, engine
+from .games import game_files
+from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
+from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
+from .rows import Row
+from .shards import Shard, manifest, pick, write_manifest
+from .summary import summarize_games, write_summaries
+
+
+def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, scheduler: str | None = None,
+                   frame: bool = False, problem: Problem | None = None, **options: Any) -> Any:
+    """The rows of ``games.csv`` for every game under ``paths`` (files or folders), as a list of dicts,
+    or a ``pandas.DataFrame`` with ``frame=True`` (``pip install strips_int[pandas]``).
+
+    ``jobs`` local processes, or the Dask cluster at ``scheduler``; ``problem`` is every plan's and trace's
+    (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
+    ``roles``, ...); a broken game is a row with its error.
+    """
+    domain = as_domain(domain)
+    files, _ = game_files(paths)
+    check_options(files, options)
+    rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
+            for row in file]
+    if not frame:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        raise StripsIntError("pandas", None, "not installed: pip install 'strips_int[pandas]'") from None
+    return pandas.DataFrame(rows)
+
+
+def with_problem(options: Mapping[str, Any], problem: Problem | None) -> Mapping[str, Any]:
+    """What each file is read with: the grounder options, and the problem every plan and trace is given."""
+    return options if problem is None else {**options, "problem": problem}
+
+
+def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
+    """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
+    columns, cells = read_journal(out / JOURNAL, keys)
+    write_games_csv(out / JOURNAL, out / "games.csv", columns)
+    metrics, table = summarize_games(cells, columns, keys, resamples, seed)
+    write_summaries(out, keys, metrics, table)
+    return columns
+
+
+@dataclass(frozen=True)
+class Study:
+    """What one run evaluates and how: the domain, the whole list of game files (the shard picks its part),
+    the grounder options, the summaries' group keys and bootstrap settings, the pragmas given with the
+    domain and the problem given for every plan and trace."""
+
+    domain: Domain
+    files: tuple[Path, ...]
+    options: Mapping[str, Any]
+    group_by: tuple[str, ...] = ("layout", "agent")
+    resamples: int = 2000
+    seed: int = 0
+    shard: Shard = Shard(0, 1)
+    pragmas: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    problem: Problem | None = None
+
+    @property
+    def picked(self) -> list[int]:
+        """The indices of the files this shard evaluates."""
+        return pick(len(self.files), self.shard)
+
+    def inputs(self) -> dict[str, Any]:
+        """What the run reads and how (a resume must find the same), as the manifest records it."""
+        settings = {**self.options, "group_by": list(self.group_by), "resamples": self.resamples, "seed": self.seed}
+        if self.pragmas:
+            settings["pragmas"] = {key: sorted(names) for key, names in sorted(self.pragmas.items())}
+        if self.problem is not None:
+            settings["problem"] = self.problem.source
+        return run_inputs(Path(self.domain.source), [self.files[k] for k in self.picked], settings,
+                          f"{self.shard.index}/{self.shard.count}")
+
+
+class Events:
+    """What a run tells as it goes (a command line prints it; the default says nothing)."""
+
+    def started(self, tally: Tally, resumed: bool) -> None:
+        """The run began (``tally.done`` files were finished already when ``resumed``)."""
+
+    def file_done(self, rows: list[Row], tally: Tally) -> None:
+        """One more file's rows are in the journal."""
+
+
+def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = Processes(), resume: bool = False,
+              events: Events = Events()) -> tuple[Tally, list[str]]:
+    """Evaluate the study into ``out`` (locked by the caller), from where an interrupted run stopped when
+    ``resume``; returns the tally and the columns of ``games.csv``. ``manifest.json`` says how the run
+    ended: an interruption (KeyboardInterrupt, raised on) is recorded as such. An earlier run's outputs
+    are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
+    inputs = study.inputs()
+    picked = study.picked
+    counts = resumable(out, inputs) if resume else []
+    batches = runner.rows(study.domain, [study.files[k] for k in picked[len(counts):]],
+                          with_problem(study.options, study.problem))
+    if not resume:
+        fresh(out)
+    tally = journal_tally(out, counts, len(picked)) if counts else Tally(len(picked))
+    events.started(tally, resume)
+    started, status = now(), "failed"
+    write_run_manifest(out, command, inputs, started, "running", asdict(tally))
+    try:
+        stream(out, batches, counts, tally, events.file_done)
+        write_manifest(out, manifest(Path(study.domain.source), study.files, picked, counts, study.shard,
+                                     inputs["options"]))
+        columns = write_tables(out, study.group_by, study.resamples, study.seed)
+        status = "complete"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        write_run_manifest(out, command, inputs, started, status, asdict(tally))
+    (out / PROGRESS).unlink(missing_ok=True)
+    return tally, columns

@@ -1,0 +1,186 @@
+"""An output folder of ``evaluate`` (or ``merge``): one run at a time, files that appear whole or not
+at all, a manifest saying what the run read and how it ended, and the journal a resume continues.
+
+* ``.lock`` holds the running process's id and host; a second run is refused while that process
+  lives, and a lock whose process is gone (on this host) is taken over.
+* Every table is written to a temporary file in the folder and renamed over its name, so a reader
+  never sees half a table; a new run first removes the tables of the run before it, so an
+  interrupted run never leaves old complete-looking tables beside its partial ``games.jsonl``.
+* ``games.progress`` is the journal: one line ``k rows`` once file ``k``'s rows are in
+  ``games.jsonl``; a resume keeps exactly the rows of those files and goes on after them.
+* ``manifest.json`` (``strips-int-run/1``): the command, the package version, the inputs (domain
+  and game files with sizes and SHA-256), options, start and end time, status (``running``,
+  ``complete``, ``interrupted``, ``failed``) and counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from strips_int import __version__
+from strips_int.errors import StripsIntError
+from strips_int.files import read_json, regular_file, write_atomic
+
+MANIFEST = "manifest.json"
+FORMAT = "strips-int-run/1"
+LOCK = ".lock"
+JOURNAL = "games.jsonl"
+PROGRESS = "games.progress"
+#: What a finished run writes besides the journal: removed when a new run starts in the folder.
+TABLES = ("games.csv", "summary.csv", "summary.md", "summary.tex", "shard.json")
+
+
+def hostname() -> str:
+    """This machine's name: uname's node name, which is what ``socket.gethostname`` gives on Unix
+    (socket, 5 ms of imports, only where there is no uname)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def locked(out: Path) -> Iterator[None]:
+    """``out`` (created) for this process alone while the block runs; a folder another live run holds
+    is an error naming its process, a lock left by a dead one is taken over."""
+    out.mkdir(parents=True, exist_ok=True)
+    lock = out / LOCK
+    mine = f"{os.getpid()} {hostname()}\n"
+    for _ in range(3):
+        try:
+            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            break
+        except FileExistsError:
+            try:
+                pid, _, host = lock.read_text(errors="replace").strip().partition(" ")
+            except FileNotFoundError:  # its run just ended
+                continue
+            if host == hostname() and pid.isdigit() and not alive(int(pid)):
+                lock.unlink(missing_ok=True)  # stale: its process is gone
+                continue
+            raise StripsIntError(str(out), None, f"in use by process {pid or '?'} on {host or '?'} "
+                                 f"(remove {lock} if no run is going on)") from None
+    else:
+        raise StripsIntError(str(out), None, f"cannot take the lock {lock}")
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(mine)
+        yield
+    finally:
+        if lock.exists() and lock.read_text(errors="replace") == mine:
+            lock.unlink()
+
+
+def described(path: str | Path) -> dict[str, Any]:
+    """A file's path, size and SHA-256 (None for what cannot be read: its error row says why)."""
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        regular_file(path)  # a device or FIFO given as a game would never end
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+        return {"path": str(path), "size": size, "sha256": digest.hexdigest()}
+    except (OSError, StripsIntError):
+        return {"path": str(path), "size": None, "sha256": None}
+
+
+def run_inputs(domain: Path, files: Sequence[Path], options: dict[str, Any], shard: str) -> dict[str, Any]:
+    """What a run reads and how: a resume must find the same."""
+    inputs = {"domain": described(domain), "options": options, "shard": shard,
+              "files": [described(path) for path in files]}
+    return json.loads(json.dumps(inputs))  # as the manifest holds them (lists, not tuples)
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def write_run_manifest(out: Path, command: Sequence[str], inputs: dict[str, Any], started: str, status: str,
+                       counts: dict[str, int]) -> None:
+    fields = {"format": FORMAT, "command": list(command), "cwd": os.getcwd(), "version": __version__,
+              "started": started, "ended": None if status == "running" else now(), "status": status,
+              "counts": counts, "inputs": inputs}
+    write_atomic(out / MANIFEST, json.dumps(fields, indent=1) + "\n")
+
+
+def fresh(out: Path) -> None:
+    """Clear what an earlier run left in ``out``: its tables, journal and manifest."""
+    for name in (*TABLES, JOURNAL, PROGRESS, MANIFEST):
+        (out / name).unlink(missing_ok=True)
+
+
+def resumable(out: Path, inputs: dict[str, Any]) -> list[int]:
+    """The row counts of the files an interrupted run in ``out`` finished (its journal cut back to
+    them); a complete run, another run's inputs or no run at all is an error saying which."""
+    path = out / MANIFEST
+    if not path.is_file():
+        raise StripsIntError(str(out), None, f"nothing to resume: no {MANIFEST}")
+    earlier = read_json(path)
+    if not isinstance(earlier, dict) or earlier.get("format") != FORMAT:
+        raise StripsIntError(str(path), None, f"not a {FORMAT} manifest")
+    if earlier.get("status") == "complete":
+        raise StripsIntError(str(out), None, "nothing to resume: the run there is complete")
+    mismatch = difference(earlier.get("inputs"), inputs)
+    if mismatch:
+        raise StripsIntError(str(out), None, f"cannot resume: not the same {mismatch} as the interrupted run")
+    counts = []
+    progress = (out / PROGRESS).read_bytes() if (out / PROGRESS).is_file() else b""
+    for line in progress.split(b"\n")[:-1]:  # a last line without its newline was cut off
+        k, _, rows = line.decode().partition(" ")
+        if k != str(len(counts)) or not rows.isdigit():
+            raise StripsIntError(str(out / PROGRESS), f"line {len(counts) + 1}", "not a progress line")
+        counts.append(int(rows))
+    keep_lines(out / JOURNAL, sum(counts))
+    keep_lines(out / PROGRESS, len(counts))
+    return counts
+
+
+def keep_lines(path: Path, lines: int) -> None:
+    """Cut ``path`` back to its first ``lines`` lines (what a run had finished when it stopped)."""
+    size = 0
+    if path.is_file():
+        with open(path, "rb") as handle:
+            for _ in range(lines):
+                line = handle.readline()
+                if not line.endswith(b"\n"):
+                    raise StripsIntError(str(path), None, f"shorter than the {lines} lines its progress counts")
+                size += len(line)
+    elif lines:
+        raise StripsIntError(str(path), None, "missing")
+    with open(path, "ab") as handle:
+        handle.truncate(size)
+
+
+def difference(earlier: Any, now_: dict[str, Any]) -> str | None:
+    """The first part of the inputs that differs, in words, or None."""
+    if not isinstance(earlier, dict):
+        return "inputs"
+    for key, words in (("domain", "domain"), ("options", "options"), ("shard", "shard")):
+        if earlier.get(key) != now_[key]:
+            return words
+    files = earlier.get("files")
+    if files != now_["files"]:
+        if not isinstance(files, list) or len(files) != len(now_["files"]):
+            return "list of game files"
+        changed = next(f for f, g in zip(now_["files"], files) if f != g)
+        return f"game file {changed['path']}"
+    return None

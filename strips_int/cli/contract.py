@@ -1,0 +1,148 @@
+"""The contract every command line keeps, and the arguments they share.
+
+Every ``main`` runs under :func:`command` and parses with :class:`Parser`, so
+that whatever happens the user sees lines, never a traceback: a usage error is
+one line and exit 2; output cut off by a closed pipe (``| head``) ends quietly
+(exit 141, 128 + SIGPIPE, as Unix tools do); Ctrl-C is one line and exit 130;
+an error no other layer caught is one ``error:`` line (naming its file, or
+``internal error`` for a bug) and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from typing import Any, Callable, Literal, NoReturn
+
+DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
+#: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
+BROKEN_PIPE, INTERRUPTED = 141, 130
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse under the error contract: a usage error is one bounded line and exit 2 (not the whole usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text[:300]} (usage: {self.prog} --help)\n")
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, checked before any work starts
+    (a bad ``--seed`` or ``--resamples`` found only when the tables are written would waste the run)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"need a whole number from {low:,} to {high:,}, not {text[:30]!r}")
+        return value
+
+    return parse
+
+
+def command(main: Callable[..., int]) -> Callable[..., int]:
+    """``main`` of a command line under the contract of the module docstring (closed pipe, Ctrl-C, bugs)."""
+
+    @functools.wraps(main)
+    def run(*args: Any, **kwargs: Any) -> int:
+        try:
+            code = main(*args, **kwargs)
+            sys.stdout.flush()  # a pipe closed after the last line fails here, not at interpreter exit
+            return code
+        except BrokenPipeError:
+            _quiet_stdout()
+            return BROKEN_PIPE
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return INTERRUPTED
+        except Exception as exc:  # the last line of defence: one line, no traceback
+            from strips_int.errors import StripsIntError, internal_error
+
+            print(f"error: {exc if isinstance(exc, StripsIntError) else internal_error('', None, exc).message}",
+                  file=sys.stderr)
+            return 2
+
+    return run
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush into the closed pipe fails no more."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured output): nothing to flush into
+        pass
+
+
+def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
+    """The positional DOMAIN: a file or a packaged domain's name (resolved by ``load_domain``)."""
+    parser.add_argument("domain", help=DOMAIN_HELP, **kwargs)
+
+
+def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "start"] | None = None) -> None:
+    """The registered grounders' options, declared once by the grounders themselves: those for reading
+    games (``read``), for start problems (``start``, RC), or all (None)."""
+    from strips_int.grounders import all_options
+
+    group = parser.add_argument_group("grounder options (raw games)" if use == "read" else "grounder options")
+    for option in all_options():
+        if use is None or option.use in (use, "both"):
+            group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar,
+                               type=option.type)
+
+
+#: The domain pragmas a command line can add to (SPEC section 1), with what each names.
+PRAGMA_OPTIONS = {
+    "agent-types": ("TYPE", ("the agents' types, for a domain without a type agent (IPC: --agent-types truck "
+                             "airplane); adds to the domain's agent-types pragma")),
+    "navigation-actions": ("NAME", "add to the domain's navigation-actions pragma"),
+    "position-predicates": ("NAME", "add to the domain's position-predicates pragma"),
+    "ignore-predicates": ("NAME", "add to the domain's ignore-predicates pragma"),
+}
+
+
+def add_pragma_options(parser: argparse.ArgumentParser) -> None:
+    """``--agent-types T...`` and the other pragmas' options, which reach ``load_domain`` (:func:`domain_of`)."""
+    for key, (metavar, text) in PRAGMA_OPTIONS.items():
+        parser.add_argument(f"--{key}", nargs="+", default=[], metavar=metavar, help=text)
+
+
+def pragmas(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The pragma names given on the command line, by pragma (only those given)."""
+    return {key: names for key in PRAGMA_OPTIONS if (names := getattr(args, key.replace("-", "_"), None))}
+
+
+def domain_of(args: argparse.Namespace, name: Any = None) -> Any:
+    """The domain ``args.domain`` (or ``name``) names, with the pragmas given on the command line; what it
+    read and dropped (action costs) is said once, on standard error."""
+    from strips_int.errors import guarded
+    from strips_int.model.domain import load_domain
+
+    path = args.domain if name is None else name
+    domain = guarded(str(path), "domain", lambda: load_domain(path, pragmas(args)))
+    for note in domain.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return domain
+
+
+def grounder_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The grounder options given on the command line, by ``dest``."""
+    from strips_int.grounders import all_options
+
+    return {o.dest: getattr(args, o.dest) for o in all_options() if getattr(args, o.dest, None) is not None}
+
+
+def version() -> str:
+    from strips_int import __version__
+
+    return __version__
+
+
+def fail(error: Exception) -> int:
+    """A command's bad input: its one ``error:`` line on standard error, and exit status 2."""
+    print(f"error: {error}", file=sys.stderr)
+    return 2

@@ -1,0 +1,70 @@
+"""What is worked out once and kept, owned by one object per domain, with one :meth:`Cache.clear`.
+
+Games on one layout share their ground actions, their explorations under the
+delete relaxation and what the analysis reads of each action, so these are
+kept; everything kept is about one domain, so the domain owns it
+(:attr:`strips_int.model.domain.Domain.cache`) and there is no process-wide
+state: a domain dropped takes its cache with it. Each user of the cache keeps
+its values in a table of its own name. A ground action's memo (what each
+analysis context reads of it) is part of its domain's cache: :meth:`clear`
+empties the memos of the actions the domain made. Written by hand (a dict
+with a bound): ``functools``' caches belong to module-level functions, these
+tables to one domain.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, TypeVar
+
+T = TypeVar("T")
+
+
+class Table(dict):
+    """A dict that keeps at most ``limit`` entries (None: no bound), dropping the oldest first."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key: Hashable, value: T) -> T:
+        """Store ``value`` under ``key`` (dropping the oldest entry when full) and return it."""
+        if self.limit is not None and len(self) >= self.limit and key not in self:
+            del self[next(iter(self))]
+        self[key] = value
+        return value
+
+
+class Cache:
+    """The named tables and values of one domain's cache."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, Table] = {}
+        self._values: dict[str, Any] = {}
+
+    def table(self, name: str, limit: int | None = None) -> Table:
+        """The table ``name`` (made on first use, bounded to ``limit`` entries)."""
+        found = self._tables.get(name)
+        if found is None:
+            found = self._tables[name] = Table(limit)
+        return found
+
+    def value(self, name: str, make: Callable[[], T]) -> T:
+        """The value kept as ``name``, made by ``make()`` on first use."""
+        found = self._values.get(name)
+        if found is None:
+            found = self._values[name] = make()
+        return found
+
+    def forget(self, name: str) -> None:
+        """Drop the value kept as ``name`` (it is made again on next use)."""
+        self._values.pop(name, None)
+
+    def clear(self) -> None:
+        """Forget everything kept: tables, values, and the memos of the ground actions kept in any table."""
+        for table in self._tables.values():
+            for value in table.values():
+                memo = getattr(value, "memo", None)
+                if isinstance(memo, dict):
+                    memo.clear()
+        self._tables.clear()
+        self._values.clear()

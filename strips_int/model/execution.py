@@ -1,0 +1,150 @@
+"""Executing a trace (SPEC section 2) and the causal links found on the way (section 3).
+
+Steps are applied in order from the initial state; an inapplicable step is an
+error naming it. The state is kept as small integer fact ids and each fact's
+last adder is remembered, so one pass yields the final state, what each step
+newly made true and every causal link.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from strips_int.errors import StripsIntError
+
+from .cache import Cache
+from .task import Fact, GroundAction, State
+from .trace import Trace
+
+#: The achiever of a fact that held from the initial state on (SPEC section 3).
+INIT = "init"
+#: A causal link's achiever: a step index, or ``INIT``.
+Achiever = int | str
+
+
+@dataclass(frozen=True)
+class CausalLinks:
+    """The causal links of a run (SPEC section 3; :mod:`strips_int.analysis.causal`): each step's achievers,
+    one per fact of its action's ``pre`` in that frozenset's own iteration order
+    (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever.
+
+    A fact's achiever for step k is the last earlier step whose add list holds it (even if it
+    already held), else ``INIT``; execution finds them in its one pass over the steps.
+    """
+
+    achievers: tuple[tuple[Achiever, ...], ...]
+    goal: Mapping[Fact, Achiever]
+
+
+@dataclass(frozen=True)
+class Run:
+    """The outcome of executing a trace: final state, what each step newly made true, causal links."""
+
+    trace: Trace
+    final: State
+    new_facts: tuple[frozenset[Fact], ...]
+    links: CausalLinks
+
+    @property
+    def goal_achieved(self) -> frozenset[Fact]:
+        """The goal facts that hold at the end (partial progress counts)."""
+        return self.trace.problem.goal & self.final
+
+
+def apply(state: set[Fact], action: GroundAction) -> str | None:
+    """Apply ``action`` to ``state`` in place (SPEC section 2), or say why it is not applicable.
+
+    The one place actions are applied: executing traces, lifting games, benchmarks.
+    """
+    if not action.applicable(state):
+        return action.not_applicable(state)
+    state -= action.delete
+    state |= action.add
+    return None
+
+
+class _FactIds:
+    """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
+    re-hashing tuples. Kept in the domain's cache and shared by its traces; a new one (and with it new
+    compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+
+    def __init__(self) -> None:
+        self.table: dict[Fact, int] = {}
+        self.facts: list[Fact] = []
+
+    def ids(self, facts: Iterable[Fact]) -> list[int]:
+        """The id of each fact, numbering those not seen before."""
+        table, known = self.table, self.facts
+        found = []
+        for fact in facts:
+            fact_id = table.get(fact)
+            if fact_id is None:
+                fact_id = table[fact] = len(known)
+                known.append(fact)
+            found.append(fact_id)
+        return found
+
+    def compiled(self, action: GroundAction) -> _Compiled:
+        """``action`` for :func:`execute`: a getter of its ``pre`` facts' entries (in the frozenset's
+        order), the ids of its ``pre``, ``neg_pre``, ``add`` and ``delete``; worked out once per action,
+        kept in its memo."""
+        pre = tuple(self.ids(action.pre))
+        getter = operator.itemgetter(*pre) if len(pre) > 1 else lambda last: tuple(last[i] for i in pre)
+        found = action.memo[self] = (getter, frozenset(pre), frozenset(self.ids(action.neg_pre)),
+                                     frozenset(self.ids(action.add)), frozenset(self.ids(action.delete)))
+        return found
+
+
+#: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
+_Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
+                  frozenset[int]]
+_MAX_FACT_IDS = 1 << 20
+#: The name of the fact ids in a domain's cache.
+_FACT_IDS = "execution: fact ids"
+
+
+def execute(trace: Trace, cache: Cache | None = None) -> Run:
+    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
+
+    The state is kept as fact ids, and the causal links are found on the way: each fact's last
+    adder, by the fact's id. ``cache`` (the trace's domain's) keeps the ids and each action compiled
+    for later traces; without it, they are this call's alone."""
+    if cache is None:
+        ids = _FactIds()
+        try:
+            return _execute(trace, ids)
+        finally:  # compiled actions are kept in their memos under ``ids``: drop them with it
+            for step in trace.steps:
+                step.action.memo.pop(ids, None)
+    ids = cache.value(_FACT_IDS, _FactIds)
+    if len(ids.table) > _MAX_FACT_IDS:
+        cache.forget(_FACT_IDS)
+        ids = cache.value(_FACT_IDS, _FactIds)
+    return _execute(trace, ids)
+
+
+def _execute(trace: Trace, ids: _FactIds) -> Run:
+    state = set(ids.ids(trace.problem.init))
+    last: dict[int, Achiever] = dict.fromkeys(state, INIT)
+    new_facts, achievers = [], []
+    memo_key = ids
+    for index, step in enumerate(trace.steps):
+        action = step.action
+        compiled = action.memo.get(memo_key) or ids.compiled(action)
+        getter, pre, neg_pre, add, delete = compiled
+        if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
+            facts = ids.facts
+            raise StripsIntError(trace.source, trace.place(step), action.not_applicable({facts[i] for i in state}))
+        # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
+        achievers.append(getter(last))
+        new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))
+        for fact_id in add:
+            last[fact_id] = index
+        state -= delete
+        state |= add
+    final = frozenset(map(ids.facts.__getitem__, state))
+    table = ids.table
+    goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
+    return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))

@@ -1,0 +1,203 @@
+"""Traces (``strips-int-trace/1``): reading them and grounding their steps (SPEC section 1).
+
+Executing a trace is :func:`strips_int.model.execution.execute`.
+
+Every problem with a trace is an error naming the file, the step (index, ``t``,
+agent) and what is wrong; no step is ever skipped.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from strips_int.errors import StripsIntError, brief
+
+from .domain import Domain
+from .problem import MAX_ATOM_CHARS, load_problem, problem_from_dict, read_atom
+from .task import Fact, GroundAction, Problem, format_fact
+
+FORMAT = "strips-int-trace/1"
+
+
+class Step(NamedTuple):
+    """One executed action: its position, environment time and ground action.
+
+    A named tuple, not a frozen dataclass: a game makes hundreds, and a tuple is made in C
+    (:meth:`numbered`), without a frozen dataclass's ``object.__setattr__`` per field.
+    """
+
+    index: int
+    t: int
+    action: GroundAction
+
+    @property
+    def agent(self) -> str | None:
+        """The actor, or None for an environment step."""
+        return self.action.actor
+
+    def describe(self) -> str:
+        """``step 3 (t=4, agent nurse1)``, the way errors and reports name a step."""
+        who = f"agent {self.agent}" if self.agent else "environment"
+        return f"step {self.index} (t={self.t}, {who})"
+
+    @classmethod
+    def numbered(cls, times: Iterable[int], actions: Iterable[GroundAction]) -> tuple[Step, ...]:
+        """Steps 0, 1, ... taking ``actions`` at ``times``: ``Step(index, t, action)`` for each, made by
+        ``tuple.__new__`` straight from the zipped fields (no Python call per step)."""
+        return tuple(map(tuple.__new__, itertools.repeat(cls), zip(itertools.count(), times, actions)))
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A problem and the ground steps taken from its initial state."""
+
+    source: str
+    problem: Problem
+    steps: tuple[Step, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    #: The file line of each step, for a plan file (:mod:`.plan`), so that its errors name the line.
+    lines: tuple[int, ...] = ()
+
+    def place(self, step: Step) -> str:
+        """How an error names ``step``: ``step 3 (t=4, agent nurse1)``, after its line in a plan file."""
+        return step.describe() if not self.lines else f"line {self.lines[step.index]}, {step.describe()}"
+
+
+def step_label(index: int, t: object, agent: str | None) -> str:
+    """How an error names a step before its action is known to be well-formed."""
+    return f"step {index} (t={t}, agent {agent})" if agent else f"step {index} (t={t})"
+
+
+class ActionGrounder:
+    """Turns action text into ground actions of one problem, checking every argument.
+
+    Ground actions are cached by name and arguments: games repeat the same moves.
+    A grounder that builds its problem as it goes passes ``objects``, a mapping
+    it keeps adding to, in place of the problem's.
+    """
+
+    def __init__(self, domain: Domain, problem: Problem | None, source: str,
+                 objects: Mapping[str, str] | None = None) -> None:
+        self.domain = domain
+        self.objects = objects if objects is not None else problem.objects if problem is not None else {}
+        self.source = source
+        #: The ground action of each atom grounded so far (a caller may look an atom up here first: a hit
+        #: needs no call, nor the text of ``where``).
+        self.grounded: dict[Fact, GroundAction] = {}
+
+    def ground(self, atom: Fact, where: str) -> GroundAction:
+        """The ground action for ``(name arg ...)``; raises naming ``where`` if it is malformed."""
+        cached = self.grounded.get(atom)
+        if cached is not None:
+            return cached
+        name, args = atom[0], atom[1:]
+        schema = self.domain.schemas.get(name)
+        if schema is None:
+            raise StripsIntError(self.source, where, f"unknown action {name!r} in {format_fact(atom)}")
+        if len(args) != len(schema.params):
+            raise StripsIntError(
+                self.source, where, f"{format_fact(atom)} has {len(args)} arguments, {name} takes {len(schema.params)}"
+            )
+        objects = self.objects
+        for arg, param, allowed in zip(args, schema.params, schema.param_types):
+            if arg not in objects:
+                raise StripsIntError(self.source, where, f"unknown object {arg!r} in {format_fact(atom)}")
+            if not self.domain.fits(objects[arg], allowed):
+                raise StripsIntError(
+                    self.source,
+                    where,
+                    f"{arg} is a {objects[arg]}, but ?{param} of {name} must be a {'/'.join(sorted(allowed))}",
+                )
+        failed = schema.failed_equalities(args)
+        if failed:
+            raise StripsIntError(
+                self.source, where, f"{format_fact(atom)} is not applicable: failed {', '.join(failed)}"
+            )
+        action = self.domain.ground(schema, args)
+        self.grounded[atom] = action
+        return action
+
+
+def trace_from_dict(
+    data: Any,
+    domain: Domain,
+    source: str,
+    problem: Problem | str | Path | None = None,
+    base: Path = Path("."),
+) -> Trace:
+    """Build a trace from its parsed JSON (see :func:`strips_int.model.trace_file.load_trace`)."""
+    if not isinstance(data, dict):
+        raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\", found {brief(data)}")
+    if data.get("format") != FORMAT:
+        raise StripsIntError(source, "format", f"expected \"{FORMAT}\", found {brief(data.get('format'))}")
+    named = data.get("domain")
+    if named is not None and (not isinstance(named, str) or named.lower() != domain.name):
+        raise StripsIntError(source, "domain", f"trace is for domain {brief(named)}, not {domain.name!r}")
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise StripsIntError(source, "meta", f"must be a JSON object, found {brief(meta)}")
+    problem = _resolve_problem(domain, data.get("problem") if problem is None else problem, source, base)
+    raw_steps = data.get("steps")
+    if not isinstance(raw_steps, list):
+        raise StripsIntError(source, "steps", f"must be a list of {{\"t\", \"agent\", \"action\"}}, found {brief(raw_steps)}")
+    return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta)
+
+
+#: The longest problem path a trace may give (Linux's PATH_MAX).
+MAX_PATH_CHARS = 4096
+
+
+def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Problem:
+    if isinstance(spec, Problem):
+        return spec
+    if isinstance(spec, str) and (not spec or len(spec) > MAX_PATH_CHARS or "\0" in spec):
+        raise StripsIntError(source, "problem", f"{brief(spec)} is not a file path")
+    if isinstance(spec, Path):
+        return load_problem(domain, spec)
+    if isinstance(spec, str):  # the trace's own problem file: its error also says which trace named it
+        path = Path(spec)
+        try:
+            return load_problem(domain, path if path.is_absolute() else base / path)
+        except StripsIntError as exc:
+            raise StripsIntError(source, "problem", str(exc)) from None
+    if isinstance(spec, dict):
+        return problem_from_dict(domain, spec, source)
+    raise StripsIntError(source, "problem", "no problem: give a path or an inline object, or pass a problem to use instead"
+                         + ("" if spec is None else f"; found {brief(spec)}"))
+
+
+def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
+    """Ground the JSON steps, checking time order, agents, objects and arities."""
+    grounder = ActionGrounder(domain, problem, source)
+    steps = []
+    last_t = None
+    for index, raw in enumerate(raw_steps):
+        if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
+            raise StripsIntError(source, f"step {index}", 'a step is {"t": int, "agent": name, "action": "(name args)"}'
+                                 + (f", found {brief(raw)}" if not isinstance(raw, dict) else
+                                    f"; its action is {brief(raw.get('action'))}"))
+        t = raw.get("t", index)
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise StripsIntError(source, f"step {index}", f"t must be a whole number >= 0, found {brief(t)}")
+        agent = raw.get("agent")
+        if agent is not None and (not isinstance(agent, str) or not agent or len(agent) > MAX_ATOM_CHARS):
+            raise StripsIntError(source, f"step {index} (t={t})", f"agent must be a name, found {brief(agent)}")
+        if agent is not None:
+            agent = agent.lower()
+        where = step_label(index, t, agent)
+        action = grounder.ground(read_atom(raw["action"], source, where), where)
+        if action.actor is None and agent is not None:
+            raise StripsIntError(source, where, f"{action} is an environment action, but the step names agent {agent}")
+        if agent is not None and agent != action.actor:
+            raise StripsIntError(source, where, f"agent {agent} is not the actor of {action} (its actor is {action.actor})")
+        step = Step(index=index, t=t, action=action)
+        if last_t is not None and t < last_t:
+            raise StripsIntError(source, step.describe(), f"t goes back in time (previous step has t={last_t})")
+        last_t = t
+        steps.append(step)
+    return tuple(steps)
+
+
