@@ -3,7 +3,8 @@
 ``python tests/jaxmarl_v2_rollouts.py OUTDIR`` plays a scripted policy (below) on several V2
 layouts and options, writes each rollout with ``save_rollout`` and ``facts.json``: per rollout the
 steps whose ``env.step_env`` state flags ``new_correct_delivery``, and what the in-memory reader
-and ``start_problem`` give. ``... OUTDIR --every-layout SEED`` plays and checks every V2 layout
+and ``start_problem`` give. ``... OUTDIR NAME ...`` plays only the rollouts named (the manual's
+example plays ``clue``). ``... OUTDIR --every-layout SEED`` plays and checks every V2 layout
 (:func:`every_layout`; the README's wider check). The tests run it as a subprocess so that pytest's own process never
 imports jax: jax is multithreaded, and other tests fork (``evaluate --jobs``).
 
@@ -219,19 +220,28 @@ def play(name: str, layout: str, options: dict, seed: int, steps: int, roles, no
     return facts
 
 
-def main(out: Path) -> None:
-    facts = {name: play(name, layout, options, seed, steps, roles, noise, out)
-             for name, layout, options, seed, steps, roles, noise in [*ROLLOUTS, CLUE]}
+def main(out: Path, names: list[str]) -> None:
+    """The rollouts named (all without names) and their ``facts.json``; with all, also what ``start_problem``
+    gives."""
+    facts: dict[str, Any] = {name: play(name, layout, options, seed, steps, roles, noise, out)
+                             for name, layout, options, seed, steps, roles, noise in [*ROLLOUTS, CLUE]
+                             if not names or name in names}
+    if not names:
+        facts["start"] = start_facts()
+    (out / "facts.json").write_text(json.dumps(facts))
+
+
+def start_facts() -> dict[str, Any]:
+    """What ``start_problem`` gives for a V2 layout and recipe, and for a layout jaxmarl does not have."""
     domain = load_domain(DOMAIN)
     start = GROUNDER.start_problem("jaxmarl_v2:fun_coordination", domain, recipe=(1, 3, 1))
-    facts["start"] = {
+    return {
         "name": start.name,
         "goal": sorted(" ".join(f) for f in start.goal),
         "order": sorted(" ".join(f) for f in start.init if f[0] == "order"),
         "recipes": sorted(o for o, t in start.objects.items() if t == "recipe"),
         "unknown": GROUNDER.start_problem("jaxmarl_v2:no_such_layout", domain),
     }
-    (out / "facts.json").write_text(json.dumps(facts))
 
 
 def every_layout(out: Path, seed: int) -> None:
@@ -268,4 +278,4 @@ if __name__ == "__main__":
     if sys.argv[2:3] == ["--every-layout"]:
         every_layout(Path(sys.argv[1]), int(sys.argv[3]))
     else:
-        main(Path(sys.argv[1]))
+        main(Path(sys.argv[1]), sys.argv[2:])
