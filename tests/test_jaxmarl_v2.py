@@ -19,6 +19,7 @@ from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
+from strips_int.model.execution import apply
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
 
@@ -93,6 +94,28 @@ def test_a_lit_button_read_by_the_partner_is_a_constructive_required_interdepend
     assert inter.category == "constructive" and inter.required
     informed = [s for s in trace.steps if s.action.name.endswith("-informed")]
     assert len(informed) >= 3 and {s.agent for s in informed} == {"player1"}
+
+
+def test_the_kitchen_drawing_shows_v2_tiles_and_the_lit_button(traces, domain):
+    """The HTML report's drawing of the clue rollout's state after the activation: the indicator, the button
+    (lit), the ingredient piles and the ingredients held are drawn."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+
+    from strips_int.grounders import drawing_for
+    from strips_int.grounders.overcooked.draw import LIT_COLOR, TILE_COLORS, tiles
+
+    trace = traces["clue"]
+    kinds = {kind for _, kind in tiles(trace.problem.objects).values()}
+    assert kinds >= {"indicator", "button", "ingredient-dispenser", "dish-dispenser", "pot", "window", "counter"}
+    state = set(trace.problem.init)
+    for step in trace.steps[:2]:  # a step, then player0 lights the button
+        assert apply(state, step.action) is None
+    ax = Figure().subplots()
+    drawing_for("overcooked", trace.problem)(ax, frozenset(state), ["player0", "player1"], [], ["#E69F00", "#009E73"])
+    colors = {tuple(c) for c in ax.collections[0].get_facecolor()}
+    assert {to_rgba(LIT_COLOR), to_rgba(TILE_COLORS["indicator"])} <= colors
+    assert to_rgba(TILE_COLORS["button"]) not in colors  # grounded_coord_simple's one button is lit
 
 
 def test_memory_reader_matches_the_file(traces, facts):
