@@ -31,6 +31,7 @@ import jaxmarl
 import numpy as np
 
 from strips_int import load_domain
+from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, rollout_trace, save_rollout
 
 DOMAIN = Path(__file__).resolve().parents[1] / "domains" / "overcooked.pddl"
@@ -240,8 +241,17 @@ def start_facts() -> dict[str, Any]:
         "goal": sorted(" ".join(f) for f in start.goal),
         "order": sorted(" ".join(f) for f in start.init if f[0] == "order"),
         "recipes": sorted(o for o, t in start.objects.items() if t == "recipe"),
-        "unknown": GROUNDER.start_problem("jaxmarl_v2:no_such_layout", domain),
+        "unknown": unknown_layout_error(domain),
     }
+
+
+def unknown_layout_error(domain) -> str:
+    """The error ``start_problem`` raises for an OvercookedV2 layout jaxmarl does not have."""
+    try:
+        GROUNDER.start_problem("jaxmarl_v2:grounded_coord_simpel", domain)
+    except StripsIntError as exc:
+        return str(exc)
+    raise AssertionError("an unknown OvercookedV2 layout gave a problem")
 
 
 def every_layout(out: Path, seed: int) -> None:

@@ -169,4 +169,5 @@ def test_start_problem_by_v2_layout_name_orders_one_possible_recipe(facts):
     assert start["name"] == "overcooked-v2-fun_coordination"
     assert start["recipes"] == ["recipe0_0_2", "recipe1_1_3"] and start["order"] == ["order recipe1_1_3"]
     assert start["goal"] == ["delivered soup1", "in-soup ing1_1 soup1", "in-soup ing1_2 soup1", "in-soup ing3_1 soup1"]
-    assert start["unknown"] is None
+    assert start["unknown"].startswith("layout 'jaxmarl_v2:grounded_coord_simpel': unknown OvercookedV2 layout "
+                                       "'grounded_coord_simpel'; did you mean grounded_coord_simple? (23 known: ")

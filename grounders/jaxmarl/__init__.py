@@ -14,6 +14,7 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import json
@@ -22,7 +23,7 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 
 from ..base import GAMES, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
@@ -96,14 +97,15 @@ layout = overcooked_layouts.get(sys.argv[1])
 print(json.dumps(None if layout is None else {key: np.asarray(value).ravel().tolist()
                                               for key, value in layout.items()}))
 """
-#: The same for OvercookedV2's ``overcooked_v2_layouts``: static tiles, start cells, possible recipes.
+#: The same for OvercookedV2's ``overcooked_v2_layouts``: static tiles, start cells, possible recipes (or, for a
+#: name it does not have, the names it has).
 _V2_LAYOUT_CHILD = """
 import json, sys
 import numpy as np
 from jaxmarl.environments.overcooked_v2.layouts import overcooked_v2_layouts
 layout = overcooked_v2_layouts.get(sys.argv[1])
-print(json.dumps(None if layout is None else {"static": np.asarray(layout.static_objects).tolist(),
-    "starts": [[int(c) for c in p] for p in layout.agent_positions],
+print(json.dumps({"known": sorted(overcooked_v2_layouts)} if layout is None else {
+    "static": np.asarray(layout.static_objects).tolist(), "starts": [[int(c) for c in p] for p in layout.agent_positions],
     "recipes": [sorted(int(k) for k in r) for r in layout.possible_recipes]}))
 """
 
@@ -140,13 +142,21 @@ def jaxmarl_layout(name: str) -> Layout | None:
     return Layout(name=name, rows=layout_rows(layout, starts))
 
 
-def jaxmarl_v2_layout(name: str) -> V2Layout | None:
-    """OvercookedV2's layout ``name`` (from ``overcooked_v2_layouts``), or None: unknown, or jaxmarl not installed."""
+def jaxmarl_v2_layout(name: str) -> V2Layout:
+    """OvercookedV2's layout ``name`` (from ``overcooked_v2_layouts``); an unknown name, or jaxmarl not
+    installed, is an error (the ``jaxmarl_v2:`` prefix says the name is OvercookedV2's)."""
     from .v2_kitchen import V2Layout
 
+    source = f"layout {brief(V2_PREFIX + name)}"
     layout = _from_jaxmarl(_V2_LAYOUT_CHILD, name)
     if layout is None:
-        return None
+        raise StripsIntError(source, None, "OvercookedV2's layouts are read from jaxmarl: install the extra "
+                             "(pip install -e '.[jaxmarl]')")
+    if "known" in layout:
+        close = difflib.get_close_matches(name, layout["known"], n=1, cutoff=0.6)
+        raise StripsIntError(source, None, f"unknown OvercookedV2 layout {brief(name)}"
+                             + (f"; did you mean {close[0]}?" if close else "")
+                             + f" ({len(layout['known'])} known: {', '.join(layout['known'])})")
     return V2Layout(name=name, static=tuple(map(tuple, layout["static"])), starts=tuple(map(tuple, layout["starts"])),
                     recipes=tuple(map(tuple, layout["recipes"])))
 
@@ -206,8 +216,7 @@ class _JaxMARL(BaseGrounder):
         if name.startswith(V2_PREFIX):
             from .v2_lift import v2_layout_problem
 
-            v2 = jaxmarl_v2_layout(name.removeprefix(V2_PREFIX))
-            return None if v2 is None else v2_layout_problem(v2, domain, soups or 1, recipe)
+            return v2_layout_problem(jaxmarl_v2_layout(name.removeprefix(V2_PREFIX)), domain, soups or 1, recipe)
         if not name.startswith("jaxmarl:") and name in known_layouts():
             return None  # an Overcooked layout of that name comes first; jaxmarl:NAME asks for JaxMARL's
         layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))
