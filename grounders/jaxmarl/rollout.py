@@ -18,14 +18,14 @@ import numpy as np
 
 from strips_int.errors import StripsIntError
 
-#: The format tag stored in every rollout file (its ``format`` array).
-FORMAT = "strips-int/jaxmarl-overcooked/1"
+from .record import FORMAT, FORMAT_V2, FORMATS, joint_actions, step_rewards, unwrapped
+
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
-#: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
 #: What reading a damaged or foreign archive raises: zipfile's and zlib's errors, and numpy's ``.npy``
 #: header parser (ast, tokenize) raises assorted types on damaged bytes, so any Exception.
 _UNREADABLE = Exception
+#: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
 _TILES = (("pot_idx", "P"), ("goal_idx", "S"), ("onion_pile_idx", "O"), ("plate_pile_idx", "D"))
 
 
@@ -52,21 +52,17 @@ def layout_name(layout: Mapping[str, Any]) -> str:
 
 
 def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any]) -> dict[str, np.ndarray]:
-    """The arrays of a rollout (what :func:`save_rollout` writes).
+    """The arrays of a rollout (what :func:`save_rollout` writes), of an Overcooked or OvercookedV2 ``env``.
 
-    ``actions`` are joint actions as integers in ``env.agents`` order (a dict
-    keyed by agent, as ``env.step`` takes it, is accepted too); ``rewards``
-    are per-step rewards, a number or the dict ``env.step`` returns (its
-    agents share the reward: the first agent's is kept).
+    ``actions`` are joint actions (:func:`joint_actions`), ``rewards`` per-step rewards (:func:`step_rewards`).
+    The env may be wrapped (jaxmarl's wrappers pass its attributes through) and each state then the wrapper's
+    (``LogEnvState``): the environment's own is its ``env_state``.
     """
-    agents = list(env.agents)
+    from .v2_rollout import is_v2, v2_arrays  # OvercookedV2's own arrays
 
-    def joint(action: Any) -> list[int]:
-        return [int(action[a]) for a in agents] if isinstance(action, Mapping) else [int(a) for a in action]
-
-    def reward(value: Any) -> float:
-        return float(value[agents[0]]) if isinstance(value, Mapping) else float(value)
-
+    states = [unwrapped(state) for state in states]
+    if is_v2(env):
+        return v2_arrays(env, states, actions, rewards)
     starts = [(int(x), int(y)) for x, y in np.asarray(states[0].agent_pos)] if states else []
     arrays = {name: np.stack([np.asarray(getattr(s, name)) for s in states]) for name in STATE_FIELDS} if states else {}
     return {
@@ -74,8 +70,8 @@ def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewa
         "layout": np.array(layout_name(env.layout)),
         "grid": np.array(layout_rows(env.layout, starts)),
         "max_steps": np.array(int(getattr(env, "max_steps", -1))),
-        "actions": np.array([joint(a) for a in actions], dtype=np.int64).reshape(len(actions), len(agents)),
-        "rewards": np.array([reward(r) for r in rewards], dtype=np.float64),
+        "actions": joint_actions(env, actions),
+        "rewards": step_rewards(env, rewards),
         **arrays,
     }
 
@@ -89,12 +85,12 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
 
 
 def is_rollout(path: Path) -> bool:
-    """Whether ``path`` is a zip archive whose ``format`` array holds :data:`FORMAT`; never raises."""
+    """Whether ``path`` is a zip archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
     try:
         if not zipfile.is_zipfile(path):
             return False
         with np.load(path, allow_pickle=False) as data:
-            return "format" in data.files and str(data["format"]) == FORMAT
+            return "format" in data.files and str(data["format"]) in FORMATS
     except _UNREADABLE:
         return False
 
@@ -107,8 +103,9 @@ def load_rollout(path: Path) -> dict[str, np.ndarray]:
             arrays = {name: data[name] for name in data.files}
     except _UNREADABLE as exc:
         raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
-    if "format" not in arrays or str(arrays["format"]) != FORMAT:
-        raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r})")
+    if "format" not in arrays or str(arrays["format"]) not in FORMATS:
+        raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
+                             f"{FORMAT_V2!r})")
     raw = sorted(name for name, value in arrays.items() if not isinstance(value, np.ndarray))
     if raw:  # numpy hands back the bytes of a member without an .npy header
         raise StripsIntError(source, None, f"member {raw[0]!r} is not a numpy array")
