@@ -131,7 +131,7 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
         mine = [o for g in chosen[:1] for o in g.options if o.dest in given]
         option = next((o for o in mine if o.names), mine[0] if mine else None)
         if option is None:
-            return {}, []
+            return ({named.name: named} if named else {}), []
         several = [o.flag for g in chosen for o in g.options
                    if o.dest != option.dest and isinstance(given.get(o.dest), list)]
         if several:
@@ -220,7 +220,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
         if found:
             domain, known = alternatives(domains, found[0])
         else:
-            domain, known = _pddl(args, parser)
+            domain, known = _pddl(args, parser, domains)
         alternative, result = classify_alternatives(domain, known, settings, deadline)
     except StripsIntError as exc:
         return fail(exc)
@@ -240,13 +240,15 @@ def _named_values(args: argparse.Namespace) -> list[str]:
     return [v for o in all_options() if o.names for v in (getattr(args, o.dest, None) or [])]
 
 
-def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, tuple[Any, ...]]:
-    """The domain of a DOMAIN PROBLEM pair and its problem as the only alternative."""
+def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser, domains: dict[str, Any]
+          ) -> tuple[Any, tuple[Any, ...]]:
+    """The domain of a DOMAIN PROBLEM pair (read once, by :func:`starts`) and its problem as the only
+    alternative."""
     from strips_int.grounders import Alternative
     from strips_int.model.problem import load_problem
 
     if not (args.domain and args.problem):
         parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
                      "or --all-layouts")
-    domain = domain_of(args)
+    domain = next(iter(domains.values()))
     return domain, (Alternative(load_problem(domain, args.problem)),)
