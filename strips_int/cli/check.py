@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from strips_int.errors import StripsIntError, guarded
+from strips_int.files import output_file
 
 from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options
 
@@ -77,6 +78,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     pragmas = {"navigation-actions": args.navigation_actions, "position-predicates": args.position_predicates,
                "ignore-predicates": args.ignore_predicates}
     try:
+        for out in (args.plot, args.graphml, args.html):  # before any work: a FIFO there would block the write
+            if out is not None:
+                output_file(out, folder=True)
         domain = guarded(str(args.domain), "domain", lambda: load_domain(args.domain).with_pragmas(pragmas))
         problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
             if args.problem else None
