@@ -108,6 +108,48 @@ def test_files_over_the_size_limit_are_refused(tmp_path, monkeypatch):
     assert "larger than" in one_error(lambda: files.read_json(path), path).message
 
 
+#: A 10 GB file, sparse (nothing written, nothing need be read), of each kind a game reader sniffs: empty, or
+#: opening as its format does (an overcooked-ai CSV header, an episode JSON's first key).
+SPARSE = {"big.json": b"", "big.csv": b"", "episode.json": b'{"ep_states": [', "trials.csv": b"state,joint_action\n"}
+
+
+def sparse_games(folder: Path) -> list[Path]:
+    folder.mkdir()
+    paths = []
+    for name, head in SPARSE.items():
+        path = folder / name
+        path.write_bytes(head)
+        os.truncate(path, 10 * 2**30)
+        paths.append(path)
+    return paths
+
+
+def test_10_gb_files_are_refused_by_their_size_before_a_byte_is_read(tmp_path):
+    """The Overcooked sniffer read a sparse 10 GB .json or .csv whole (MemoryError under 3 GB, or minutes and
+    10 GB without): each is one line, refused by its size, under run_cli's 3 GB memory limit."""
+    from fuzz_inputs import check_cli, run_cli
+
+    paths = sparse_games(tmp_path / "games")
+    lines = check_cli(run_cli("strips_int.check", "overcooked", *map(str, paths)), codes=(1,))
+    assert lines == [f"error: {path}: cannot read: larger than 256 MiB" for path in paths]
+
+
+def test_evaluate_neither_reads_nor_hashes_a_10_gb_file(tmp_path):
+    """evaluate hashed every byte of such files for the manifest before anything else: now their size is
+    recorded and no digest, and each is an error row."""
+    from fuzz_inputs import check_cli, run_cli
+
+    paths = sparse_games(tmp_path / "games")
+    write_trace(tmp_path / "games" / "kit.trace.json")
+    out = tmp_path / "out"
+    lines = check_cli(run_cli("strips_int.evaluate", "overcooked", str(tmp_path / "games"), "--out", str(out),
+                              "--jobs", "2"), codes=(1,))
+    assert len(lines) == 5  # the four, and the SAR trace that is no Overcooked game
+    inputs = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["inputs"]["files"]}
+    for path in paths:
+        assert inputs[str(path)]["size"] == 10 * 2**30 and inputs[str(path)]["sha256"] is None
+
+
 def run_check(*args: str | Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "strips_int.check", *map(str, args)],
                           capture_output=True, text=True, timeout=60, check=False)

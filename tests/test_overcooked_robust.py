@@ -174,6 +174,102 @@ def test_a_pickle_declaring_a_huge_string_is_one_error(tmp_path, overcooked):
         assert "cannot load pickle" in one_error(path, overcooked, layout="cramped_room")
 
 
+def test_a_pickle_declaring_a_10_gib_bytearray_under_a_memory_limit_is_one_line(tmp_path):
+    """13 bytes declaring a 10 GiB bytearray: under a memory limit the allocation fails, and CPython 3.11 then
+    may print a stray SystemError (the bytearray is freed before its count of exported buffers is set). Ten
+    copies in one process, so that a stray line would show."""
+    from fuzz_inputs import check_cli, run_cli
+
+    grid = tmp_path / "kitchen.grid"
+    grid.write_text("XXPXX\nO1 2O\nXDXSX\n")
+    paths = []
+    for k in range(10):
+        paths.append(tmp_path / f"bytearray-{k}__traj_0_1.pkl")
+        paths[-1].write_bytes(b"\x80\x05\x96" + struct.pack("<Q", 10 * 2**30) + b".")
+    result = run_cli("strips_int.check", "overcooked", *map(str, paths), "--grid", str(grid))
+    assert check_cli(result, codes=(1,)) == [f"error: {path}: cannot load pickle: it declares more data than memory "
+                                             "holds" for path in paths]
+    assert result.stderr.decode().count("\n") == 10, result.stderr.decode()
+
+
+# -- overcooked-ai's human-data CSV: seats and layout names -------------------------------------------------------
+
+HH_2019 = ROOT.parent / "shared" / "data" / "overcooked-ai" / "2019_hh_trials_sample.csv"
+needs_2019 = pytest.mark.skipif(not HH_2019.is_file(), reason="needs ../shared/data/overcooked-ai")
+
+
+def hh_trial(tmp_path: Path, **cells: str) -> Path:
+    """The first 40 rows of trial 110 (cramped_room) of overcooked-ai's 2019 sample, ``cells`` changed in each."""
+    with HH_2019.open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["trial_id"] == "110"][:40]
+    path = tmp_path / "trial.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows({**row, **cells} for row in rows)
+    return path
+
+
+def check_json(path: Path) -> tuple[list[dict], list[str]]:
+    from fuzz_inputs import check_cli, run_cli
+
+    result = run_cli("strips_int.check", "overcooked", str(path), "--json")
+    lines = check_cli(result)
+    return [json.loads(line) for line in result.stdout.decode().splitlines()], lines
+
+
+@needs_2019
+@pytest.mark.parametrize("seats, roles", [
+    (("True", "True"), ["human", "human"]),  # pandas' to_csv
+    (("1", "0"), ["human", "ai"]),  # a writer of numbers
+    (("TRUE", "false"), ["human", "ai"]),  # R, a spreadsheet; JSON-minded writers
+    (("1.0", "0.0"), ["human", "ai"]),  # a float column
+    (("", "True"), None),  # a missing value: not known
+])
+def test_csv_seats_as_writers_write_booleans(tmp_path, seats, roles):
+    games, errors = check_json(hh_trial(tmp_path, player_0_is_human=seats[0], player_1_is_human=seats[1]))
+    assert errors == []
+    assert games[0]["meta"].get("roles") == (dict(zip(["player0", "player1"], roles)) if roles else None)
+
+
+@needs_2019
+@pytest.mark.parametrize("value", ["yes", "human", "2", "=1+1"])
+def test_csv_seat_that_is_no_boolean_is_an_error_naming_the_cell(tmp_path, value):
+    path = hh_trial(tmp_path, player_0_is_human=value)
+    _, errors = check_json(path)
+    assert errors == [f"error: {path}#110: line 2, column player_0_is_human: expected True or False (or 1 or 0), "
+                      f"found {value!r}"]
+
+
+@needs_2019
+@pytest.mark.parametrize("name, expected", [
+    ("asymmetric_advantages", "'asymmetric_advantages' is a layout of another grid than the terrain the file records"),
+    ("<img src=x onerror=alert(1)>", "expected a layout name (letters, digits, _ . -), found '<img src=x onerror"),
+    ("../../etc/passwd", "expected a layout name"),
+])
+def test_csv_layout_name_must_name_the_recorded_terrain(tmp_path, name, expected):
+    path = hh_trial(tmp_path, layout_name=name)
+    _, errors = check_json(path)
+    assert len(errors) == 1 and errors[0].startswith(f"error: {path}#110: line 2, column layout_name: {expected}")
+
+
+@needs_2019
+def test_csv_layout_name_of_a_layout_not_known_here_is_the_recorded_terrain(tmp_path):
+    games, errors = check_json(hh_trial(tmp_path, layout_name="my_kitchen"))
+    assert errors == [] and games[0]["meta"]["layout"] == "my_kitchen"
+
+
+def test_an_episode_layout_name_beside_its_terrain_is_checked_too(tmp_path, overcooked):
+    game = json.loads((ROOT / "tests" / "data" / "overcooked_ai" / "old_dynamics_cramped_room.json").read_text())
+    game["mdp_params"] = [{**params, "layout_name": "forced_coordination"} for params in game["mdp_params"]] \
+        if isinstance(game["mdp_params"], list) else {**game["mdp_params"], "layout_name": "forced_coordination"}
+    path = tmp_path / "episode.json"
+    path.write_text(json.dumps(game))
+    errors = list(read_input(path, overcooked))  # one per episode
+    assert errors and all(isinstance(e, StripsIntError) and str(e).startswith(f"{path}#") and
+                          "layout_name: 'forced_coordination' is a layout of another grid" in str(e) for e in errors)
+
+
 def test_a_held_object_sharing_its_halves_does_not_hang_check(tmp_path):
     # 60 levels of x = [x, x]: tiny as a pickle, 2**60 items as text; the error must describe it in brief.
     shared: list = []

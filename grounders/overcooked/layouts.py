@@ -132,6 +132,26 @@ def get_layout(name: str) -> Layout:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def grids_named(name: str) -> frozenset[tuple[str, ...]]:
+    """The grids, start tiles blanked, of every layout ``name`` may denote here: the classic or overcooked-ai
+    layout of that name or old name, and under old rules the paper's web-game terrain it names; none for a
+    name this package does not know (a file's own layout may be anything)."""
+    names = {name, ALIASES.get(name, name), OLD_RULES_NAMES.get(name, name)}
+    layouts = [_classic(n) for n in names if n in _CLASSIC]
+    files = _overcooked_ai_layout_files()
+    layouts += [_read_layout_file(files[n], n) for n in names if n in files]
+    return frozenset(blank_starts(layout.rows) for layout in layouts)
+
+
+def blank_starts(rows: tuple[str, ...]) -> tuple[str, ...]:
+    """A grid's rows with its start tiles (digits) as the floor they are."""
+    return tuple(row.translate(_DIGITS) for row in rows)
+
+
+_DIGITS = str.maketrans("0123456789", " " * 10)
+
+
 @functools.lru_cache(maxsize=None)
 def _classic(name: str) -> Layout:
     """A classic layout, one value per process: its tiles are then worked out once, not once per game."""
