@@ -23,7 +23,7 @@ from strips_int.analysis.report import Report
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
 
-from .style import AGENT_COLORS, RC_PARAMS, writing
+from .style import AGENT_COLORS, RC_PARAMS, shown, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
@@ -42,13 +42,28 @@ def data_uri(figure: Figure, kind: str, dpi: int = 150) -> str:
     return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
+class Markup(str):
+    """HTML this module made (a category's span, an inline image): the one kind of cell not escaped."""
+
+
+def text(value: Any) -> str:
+    """Text from the input as HTML shows it: escaped (``< > & " '``), control characters as visible escapes
+    (:func:`~.style.shown`). Every table cell and every piece of input text in the page passes here."""
+    return html.escape(shown(value))
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f'<td class="num">{value}</td>'
+    return f"<td>{value if isinstance(value, Markup) else text(value)}</td>"
+
+
 def _table(header: list[str], rows: list[list[Any]], row_class: str = "") -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = []
-    for row in rows:
-        cells = "".join(f'<td class="num">{c}</td>' if isinstance(c, (int, float)) else f"<td>{c}</td>" for c in row)
-        body.append(f'<tr class="{row_class}">{cells}</tr>' if row_class else f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    """A table whose every header and cell is escaped by :func:`text`, but :class:`Markup`."""
+    head = "".join(f"<th>{text(h)}</th>" for h in header)
+    tr = f'<tr class="{row_class}">' if row_class else "<tr>"
+    body = "".join(tr + "".join(map(_cell, row)) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _pct(value: float | None) -> str:
@@ -78,7 +93,7 @@ def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list
             draw(ax, state, list(report.agents), item["objects"], AGENT_COLORS)
             ax.set_title(caption, fontsize=6)
     uri = data_uri(figure, "png", dpi=110)
-    return f'<img class="state" alt="the state after the giver\'s and before the receiver\'s step" src="{uri}">'
+    return Markup(f'<img class="state" alt="the state after the giver\'s and before the receiver\'s step" src="{uri}">')
 
 
 def html_report(report: Report) -> str:
@@ -86,19 +101,19 @@ def html_report(report: Report) -> str:
     problem = report.problem
     data = report.to_dict()
     counts = data["counts"]
-    title = html.escape(f"{game_title(data)} ({report.source})")
-    agents = [[html.escape(a), html.escape(str((data["meta"].get("roles") or {}).get(a, row["type"]))),
-               row["subtasks"], row["triggers"], row["accepted_triggers"], _pct(row["pct_triggers"]),
-               _pct(row["pct_not_accepted"]), row["given"], row["received"]] for a, row in data["agents"].items()]
+    title = text(f"{game_title(data)} ({report.source})")
+    roles = data["meta"].get("roles") or {}
+    agents = [[a, roles.get(a, row["type"]), row["subtasks"], row["triggers"], row["accepted_triggers"],
+               _pct(row["pct_triggers"]), _pct(row["pct_not_accepted"]), row["given"], row["received"]]
+              for a, row in data["agents"].items()]
     draw = drawing_for(report.domain, problem)
     before = list(states(problem.init, [s.action for s in report.steps])) if draw is not None else []
     rows = []
     for i, item in enumerate(data["interdependencies"]):
         giver, receiver = item["giver"], item["receiver"]
-        row = [i, f"{giver['t']}", html.escape(str(giver["agent"])), html.escape(giver["action"]),
-               f"{receiver['t']}", html.escape(str(receiver["agent"])), html.escape(receiver["action"]),
-               html.escape(", ".join(item["objects"])),
-               f'<span class="{item["category"]}">{item["category"]}</span>', html.escape(item["why"])]
+        row = [i, f"{giver['t']}", giver["agent"], giver["action"], f"{receiver['t']}", receiver["agent"],
+               receiver["action"], ", ".join(item["objects"]),
+               Markup(f'<span class="{item["category"]}">{item["category"]}</span>'), item["why"]]
         if draw is not None:
             row.append(_states(report, draw, item, before))
         rows.append(row)
@@ -109,8 +124,8 @@ def html_report(report: Report) -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
         f"<title>{title}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{title}</h1>",
-        f'<section id="summary"><h2>Summary</h2><p>domain {html.escape(report.domain)}, problem '
-        f"{html.escape(report.problem.name)}, {data['steps']} steps; {html.escape(meta)}</p>",
+        f'<section id="summary"><h2>Summary</h2><p>domain {text(report.domain)}, problem '
+        f"{text(report.problem.name)}, {data['steps']} steps; {text(meta)}</p>",
         f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
         _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
@@ -129,7 +144,7 @@ def html_report(report: Report) -> str:
 def write_html(report: Report, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
     path = Path(path)
-    text = html_report(report)
+    page = html_report(report)
     with writing(path):
-        path.write_text(text, encoding="utf-8")
+        path.write_text(page, encoding="utf-8")
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -12,6 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from strips_int.errors import StripsIntError
+from strips_int.files import cannot_write, output_file
 
 #: Interdependence categories: colour and line style, so they read in grey print too.
 CATEGORY_STYLE = {
@@ -22,12 +24,26 @@ CATEGORY_STYLE = {
 AGENT_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#0072B2")
 ENVIRONMENT_COLOR = "#4D4D4D"
 #: Sizes that survive a one-column figure (3.3 in wide) scaled into a paper.
+#: Text is set as it is (``text.parse_math`` off): a ``$`` in a layout or group name is a dollar sign, not
+#: mathtext (which would fail to parse, or draw something else); see also :func:`shown`.
 RC_PARAMS = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
              "xtick.labelsize": 7, "ytick.labelsize": 7, "svg.hashsalt": "strips_int", "svg.fonttype": "none",
-             "pdf.fonttype": 42, "figure.constrained_layout.use": True}
+             "pdf.fonttype": 42, "figure.constrained_layout.use": True, "text.parse_math": False}
 FORMATS = ("png", "pdf", "svg")
 _NO_DATES = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None},
              "svg": {"Date": None, "Creator": None}}
+
+
+#: Control characters but tab and line feed (C0, DEL, C1): no glyph draws them, and XML (an SVG) cannot hold them.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: object) -> str:
+    """Text from the input (a layout, role or group name) as a figure shows it: its control characters as
+    visible escapes (``a\\x00b``), so the figure says what is there and every format can hold it. Together with
+    ``text.parse_math`` off (:data:`RC_PARAMS`) this is the one rule for input text in figures."""
+    text = str(text)
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text) if _CONTROL.search(text) else text
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -84,11 +100,12 @@ def save(figure: Figure, path: str | Path) -> Path:
 
 @contextmanager
 def writing(path: Path) -> Iterator[Path]:
-    """Create ``path``'s folders (as ``mkdir -p``); an OSError while writing it (a file where a folder
-    should be, no permission, a full disk) as a StripsIntError naming it."""
+    """Create ``path``'s folders (as ``mkdir -p``); ``path`` must be absent or a regular file (a FIFO would
+    block the writer forever: :func:`~strips_int.files.output_file`); an OSError while writing it (a file
+    where a folder should be, no permission, a full disk) as a StripsIntError naming it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        output_file(path)
         yield path
     except OSError as exc:
-        other = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
-        raise StripsIntError(str(path), None, f"cannot write: {exc.strerror or type(exc).__name__}{other}") from None
+        raise cannot_write(path, exc) from None

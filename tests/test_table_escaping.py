@@ -1,0 +1,126 @@
+"""Text from the games goes into every table and page literally (issue 31): a meta key or role name that a
+spreadsheet would run as a formula, a ``|`` or line break that would break a Markdown row, HTML a renderer
+would run, a control character XML cannot hold. One rule per format, applied where the table is written
+(:mod:`strips_int.batch.tables`; :mod:`strips_int.visualize.html`, ``shown`` for figures and GraphML), checked
+here through the real command lines on the same hostile trace."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+import re
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+from fuzz_inputs import KIT_PASS, KIT_PROBLEM, check_cli, run_cli, written
+from helpers import ROOT
+
+FORMULA = "=cmd|' /C calc'!A0"
+HTML = "<img src=x onerror=alert(1)>"
+#: A layout name and a role name with every kind of trouble in them.
+LAYOUT = f"{HTML}|a\nb\x01c"
+ROLE = f"nu|rse\n{HTML}"
+
+
+def hostile_trace(folder: Path, name: str = "evil.trace.json") -> Path:
+    trace = json.loads(KIT_PASS.read_text())
+    trace["problem"] = str(KIT_PROBLEM)
+    trace["meta"] = {FORMULA: "x", "layout": LAYOUT, "roles": {"firefighter1": FORMULA, "nurse1": ROLE}}
+    return written(folder / name, json.dumps(trace))
+
+
+def is_formula(cell: str) -> bool:
+    """Whether a spreadsheet would run ``cell``: the formula starts OWASP lists, and not a number."""
+    if len(cell) < 2 or cell[0] not in "=+-@\t\r":
+        return False
+    try:
+        float(cell)
+    except ValueError:
+        return True
+    return False
+
+
+def csv_cells(path: Path) -> list[str]:
+    with path.open(newline="") as handle:
+        return [cell for row in csv.reader(handle) for cell in row]
+
+
+def bars(line: str) -> int:
+    """The column bars of a Markdown row: those not escaped."""
+    return len(re.findall(r"(?<!\\)\|", line))
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    """One evaluate run of the hostile trace beside the plain one, and a merge of it."""
+    folder = tmp_path_factory.mktemp("escaping")
+    games = folder / "games"
+    games.mkdir()
+    hostile_trace(games)
+    written(games / "plain.trace.json", json.dumps({**json.loads(KIT_PASS.read_text()), "problem": str(KIT_PROBLEM)}))
+    result = run_cli("strips_int.evaluate", "sar", str(games), "--out", str(folder / "out"), "--jobs", "1",
+                     "--resamples", "10", "--group-by", f"layout,{FORMULA}")
+    assert check_cli(result, codes=(0,)) == [], result.stderr.decode()
+    merged = run_cli("strips_int.evaluate", "merge", str(folder / "out"), "--out", str(folder / "merged"))
+    assert check_cli(merged, codes=(0,)) == [], merged.stderr.decode()
+    return folder
+
+
+@pytest.mark.parametrize("table", ["games.csv", "summary.csv"])
+@pytest.mark.parametrize("folder", ["out", "merged"])
+def test_no_csv_cell_or_header_is_a_formula(run, folder, table):
+    cells = csv_cells(run / folder / table)
+    assert "'" + FORMULA in cells  # the meta key as a header of games.csv, a group key's column of summary.csv
+    assert [c for c in cells if is_formula(c)] == []
+    if table == "summary.csv":  # the role's metrics: in the metric column
+        assert "'" + FORMULA + "_pct_triggers" in cells
+
+
+@pytest.mark.parametrize("folder", ["out", "merged"])
+def test_summary_md_rows_hold_their_columns_and_no_html(run, folder):
+    note, table = (run / folder / "summary.md").read_text().split("\n\n")
+    lines = table.splitlines()
+    assert len(lines) == 2 + 2  # header, rule, the two groups: no line break inside a row
+    assert len({bars(line) for line in lines}) == 1  # every row as many columns as the header
+    assert "<" not in table and ">" not in table and "&lt;img src=x onerror=alert(1)&gt;" in table
+    assert "nu\\|rse &lt;img" in lines[0]  # the role's columns: bar and HTML escaped, the break a blank
+
+
+@pytest.mark.parametrize("folder", ["out", "merged"])
+def test_summary_tex_rows_hold_their_columns(run, folder):
+    rows = [line for line in (run / folder / "summary.tex").read_text().splitlines() if line.endswith("\\\\")]
+    assert len(rows) == 3 and len({len(re.findall(r"(?<!\\)&", row)) for row in rows}) == 1
+    assert "<" not in "".join(rows) and "\\textless{}img" in rows[0] + rows[1] + rows[2]
+
+
+def test_the_same_text_in_html_svg_and_graphml(tmp_path):
+    """check --html, --plot (SVG) and --graphml of the hostile trace, its file name with a control character
+    too: each escapes what its format needs, no matplotlib warning, every XML well formed."""
+    trace = hostile_trace(tmp_path, "evil\x01<x>&.trace.json")
+    outputs = [tmp_path / "r.html", tmp_path / "r.svg", tmp_path / "r.graphml"]
+    result = run_cli("strips_int.check", "sar", str(trace), "--html", str(outputs[0]), "--plot", str(outputs[1]),
+                     "--graphml", str(outputs[2]))
+    assert check_cli(result, codes=(0,)) == [] and result.stderr == b""  # (no "Glyph missing" warning)
+    page = outputs[0].read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "\x01" not in page
+    assert "\\x01" in page  # the control character shown, not dropped
+    for path in outputs[1:]:
+        document = xml.dom.minidom.parse(str(path))  # well formed: no control character, every < escaped
+        assert not document.getElementsByTagName("img")
+
+
+def test_every_table_is_written_by_the_one_table_writer():
+    """No module but strips_int/batch/tables.py makes CSV rows, so every table (games.csv, the summaries,
+    merge's and rc's tables) takes its escaping from there."""
+    writers = []
+    for path in sorted([*ROOT.glob("strips_int/**/*.py"), *ROOT.glob("grounders/**/*.py"),
+                        *ROOT.glob("visualize/**/*.py"), *ROOT.glob("planners/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in ("writer", "DictWriter") \
+                    and isinstance(node.value, ast.Name) and node.value.id == "csv":
+                writers.append(str(path.relative_to(ROOT)))
+    assert writers == ["strips_int/batch/tables.py"]
+    rc = (ROOT / "strips_int" / "cli" / "rc.py").read_text()
+    assert "from strips_int.batch.tables import table_text, write_table" in rc
