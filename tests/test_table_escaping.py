@@ -1,8 +1,9 @@
-"""Text from the games goes into every table and page literally (issue 31): a meta key or role name that a
-spreadsheet would run as a formula, a ``|`` or line break that would break a Markdown row, HTML a renderer
-would run, a control character XML cannot hold. One rule per format, applied where the table is written
-(:mod:`strips_int.batch.tables`; :mod:`strips_int.visualize.html`, ``shown`` for figures and GraphML), checked
-here through the real command lines on the same hostile trace."""
+"""Text from the games goes into every table, page and line literally (issue 31): a meta key or role name
+that a spreadsheet would run as a formula, a ``|`` or line break that would break a Markdown row, HTML a
+renderer would run, a control character XML cannot hold or a terminal acts on. One rule per format, applied
+where the table is written (:mod:`strips_int.batch.tables`; :mod:`strips_int.visualize.html`;
+:func:`strips_int.errors.printable` for error lines, the text report, figures and GraphML), checked here
+through the real command lines on the same hostile trace."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from fuzz_inputs import KIT_PASS, KIT_PROBLEM, check_cli, run_cli, written
 from helpers import ROOT
 
 FORMULA = "=cmd|' /C calc'!A0"
+WIDE = "\uff1dHYPERLINK(\"http://x\")"  # a full-width equals sign, which some spreadsheets read as one
 HTML = "<img src=x onerror=alert(1)>"
 #: A layout name and a role name with every kind of trouble in them.
 LAYOUT = f"{HTML}|a\nb\x01c"
@@ -27,13 +29,14 @@ ROLE = f"nu|rse\n{HTML}"
 def hostile_trace(folder: Path, name: str = "evil.trace.json") -> Path:
     trace = json.loads(KIT_PASS.read_text())
     trace["problem"] = str(KIT_PROBLEM)
-    trace["meta"] = {FORMULA: "x", "layout": LAYOUT, "roles": {"firefighter1": FORMULA, "nurse1": ROLE}}
+    trace["meta"] = {FORMULA: "x", "layout": LAYOUT, "note": WIDE,
+                     "roles": {"firefighter1": FORMULA, "nurse1": ROLE}}
     return written(folder / name, json.dumps(trace))
 
 
 def is_formula(cell: str) -> bool:
     """Whether a spreadsheet would run ``cell``: the formula starts OWASP lists, and not a number."""
-    if len(cell) < 2 or cell[0] not in "=+-@\t\r":
+    if len(cell) < 2 or cell[0] not in "=+-@\t\r\n\0\uff1d\uff0b\uff0d\uff20":
         return False
     try:
         float(cell)
@@ -73,6 +76,7 @@ def run(tmp_path_factory) -> Path:
 def test_no_csv_cell_or_header_is_a_formula(run, folder, table):
     cells = csv_cells(run / folder / table)
     assert "'" + FORMULA in cells  # the meta key as a header of games.csv, a group key's column of summary.csv
+    assert table == "summary.csv" or "'" + WIDE in cells
     assert [c for c in cells if is_formula(c)] == []
     if table == "summary.csv":  # the role's metrics: in the metric column
         assert "'" + FORMULA + "_pct_triggers" in cells
@@ -124,3 +128,16 @@ def test_every_table_is_written_by_the_one_table_writer():
     assert writers == ["strips_int/batch/tables.py"]
     rc = (ROOT / "strips_int" / "cli" / "rc.py").read_text()
     assert "from strips_int.batch.tables import table_text, write_table" in rc
+
+
+def test_a_file_name_with_a_line_break_or_an_escape_stays_one_line(tmp_path):
+    """A file's name may hold a line break or a terminal's escape sequence: its error is still one line, and
+    the text report shows the name with the characters escaped."""
+    broken = written(tmp_path / "bad\nerror: forged.json", "{")
+    trace = hostile_trace(tmp_path, "ok\x1b]0;title\x07.trace.json")
+    result = run_cli("strips_int.check", "sar", str(broken), str(trace))
+    assert check_cli(result, codes=(1,)) == [f"error: {tmp_path}/bad\\nerror: forged.json: line 1, column 2: "
+                                             "malformed JSON: unexpected end of data"]
+    report = result.stdout.decode()
+    assert report.startswith(f"{tmp_path}/ok\\x1b]0;title\\x07.trace.json\n") and "\x1b" not in report
+    assert "nurse1 (nu|rse\\n<img" in report.splitlines()[1]

@@ -1,5 +1,5 @@
 """The causal graph as GraphML for other tools: every attribute a plain string, integer or boolean, never None;
-every string as figures show it (:func:`~.style.shown`: control characters escaped, which XML cannot hold)."""
+every string :func:`~strips_int.errors.printable` (control characters escaped: XML cannot hold them)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 import networkx as nx
 
 from strips_int.analysis.report import Report
+from strips_int.errors import printable
 from strips_int.model.task import format_fact
 
-from .style import shown, writing
+from .style import writing
 
 
 def graphml_graph(report: Report) -> nx.MultiDiGraph:
@@ -37,7 +38,7 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     for attributes in (plain.graph, *(d for _, d in plain.nodes(data=True)), *(d for *_, d in plain.edges(data=True))):
         for key, value in attributes.items():  # XML holds no control character (a file name may have one)
             if isinstance(value, str):
-                attributes[key] = shown(value)
+                attributes[key] = printable(value)
     return plain
 
 

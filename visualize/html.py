@@ -20,10 +20,11 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from strips_int.analysis.report import Report
+from strips_int.errors import printable
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
 
-from .style import AGENT_COLORS, RC_PARAMS, shown, writing
+from .style import AGENT_COLORS, RC_PARAMS, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
@@ -48,8 +49,8 @@ class Markup(str):
 
 def text(value: Any) -> str:
     """Text from the input as HTML shows it: escaped (``< > & " '``), control characters as visible escapes
-    (:func:`~.style.shown`). Every table cell and every piece of input text in the page passes here."""
-    return html.escape(shown(value))
+    (:func:`~strips_int.errors.printable`): every table cell and every piece of input text in the page."""
+    return html.escape(printable(value))
 
 
 def _cell(value: Any) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -25,25 +24,14 @@ AGENT_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#0072B2"
 ENVIRONMENT_COLOR = "#4D4D4D"
 #: Sizes that survive a one-column figure (3.3 in wide) scaled into a paper.
 #: Text is set as it is (``text.parse_math`` off): a ``$`` in a layout or group name is a dollar sign, not
-#: mathtext (which would fail to parse, or draw something else); see also :func:`shown`.
+#: mathtext (which would fail to parse, or draw something else); with
+#: :func:`~strips_int.errors.printable` for input text, the one rule for text in figures.
 RC_PARAMS = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
              "xtick.labelsize": 7, "ytick.labelsize": 7, "svg.hashsalt": "strips_int", "svg.fonttype": "none",
              "pdf.fonttype": 42, "figure.constrained_layout.use": True, "text.parse_math": False}
 FORMATS = ("png", "pdf", "svg")
 _NO_DATES = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None},
              "svg": {"Date": None, "Creator": None}}
-
-
-#: Control characters but tab and line feed (C0, DEL, C1): no glyph draws them, and XML (an SVG) cannot hold them.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def shown(text: object) -> str:
-    """Text from the input (a layout, role or group name) as a figure shows it: its control characters as
-    visible escapes (``a\\x00b``), so the figure says what is there and every format can hold it. Together with
-    ``text.parse_math`` off (:data:`RC_PARAMS`) this is the one rule for input text in figures."""
-    text = str(text)
-    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text) if _CONTROL.search(text) else text
 
 
 def new_figure(width: float, height: float) -> Figure:

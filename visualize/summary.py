@@ -20,10 +20,10 @@ from pathlib import Path
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError, brief, printable
 from strips_int.files import read_text
 
-from .style import CATEGORY_STYLE, RC_PARAMS, new_figure, shown
+from .style import CATEGORY_STYLE, RC_PARAMS, new_figure
 
 _PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"]),
            ("constructive_required", "Int_cons,req", "#009E73"),  # SPEC section 10
@@ -55,14 +55,14 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, Row]]
         keys = fields[: fields.index("metric")]
         for row in reader:
             line = reader.line_num
-            group = " / ".join(shown(_cell(row, k, path, line)) for k in keys)
+            group = " / ".join(printable(_cell(row, k, path, line)) for k in keys)
             if group not in table and len(table) == MAX_GROUPS:
                 raise StripsIntError(str(path), f"line {line}", f"more than {MAX_GROUPS} groups to draw: plot a "
                                      "summary grouped by fewer keys, or a part of its rows")
-            table.setdefault(group, {})[shown(_cell(row, "metric", path, line))] = _summary_row(row, path, line)
+            table.setdefault(group, {})[printable(_cell(row, "metric", path, line))] = _summary_row(row, path, line)
     except csv.Error as exc:
         raise StripsIntError(str(path), f"line {reader.line_num}", f"not a strips_int summary.csv ({exc})") from None
-    return [shown(key) for key in keys], table
+    return [printable(key) for key in keys], table
 
 
 def _cell(row: dict[str | None, str | None], key: str, path: Path, line: int) -> str:

@@ -12,11 +12,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import MaxNLocator
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.analysis.report import Report
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS, new_figure, place_labels, shown
+from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS, new_figure, place_labels
 
 ENVIRONMENT = "environment"
 #: The environment lane sits this far below the last agent lane (agents are 1 apart): it only holds dots.
@@ -51,8 +51,8 @@ def game_title(data: Mapping[str, Any]) -> str:
     """``forced_coordination: player0 (ai), player1 (human)`` from :meth:`Report.to_dict`: layout, agents, roles."""
     meta = data["meta"]
     roles = meta.get("roles") or {}
-    where = shown(meta.get("layout") or meta.get("scenario") or data["problem"])
-    who = ", ".join(f"{a} ({shown(roles[a])})" if a in roles else a for a in data["agents"])
+    where = printable(meta.get("layout") or meta.get("scenario") or data["problem"])
+    who = ", ".join(f"{a} ({printable(roles[a])})" if a in roles else a for a in data["agents"])
     return f"{where}: {who}"
 
 
@@ -115,7 +115,7 @@ def plot_timeline(report: Report, width: float = 3.4, window: tuple[int, int] | 
         figure.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, handlelength=1.8,
                       columnspacing=1.0)
         ax.set_yticks([row[n] for n in names])
-        ax.set_yticklabels([f"{n}\n({shown(roles[n])})" if n in roles else ("env." if n == ENVIRONMENT else n)
+        ax.set_yticklabels([f"{n}\n({printable(roles[n])})" if n in roles else ("env." if n == ENVIRONMENT else n)
                             for n in names])
         ax.set_ylim(max(row.values()) + 0.25, -0.75)
         ax.set_xlim(t0 - 0.01 * (t1 - t0 + 1) - 0.5, t1 + 0.01 * (t1 - t0 + 1) + 0.5)
