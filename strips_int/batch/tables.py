@@ -21,8 +21,9 @@ from strips_int.files import atomic_open
 
 #: The formats a table can be written in, by file suffix.
 SUFFIXES = (".csv", ".md", ".tex")
-#: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: How text a spreadsheet may run as a formula starts (OWASP's "CSV injection", OWASP ASVS 1.2.10: also a NUL),
+#: with a line feed and the full-width forms of the signs, which some spreadsheets read as the signs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 #: Every character LaTeX gives a meaning in text (and a line break, which would end a table row).
 TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
                              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
@@ -32,9 +33,9 @@ MARKDOWN_ESCAPES = str.maketrans({"|": "\\|", "&": "&amp;", "<": "&lt;", ">": "&
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts with
-    ``= + - @``, a tab or a carriage return, and goes on) gets a leading ``'``; numbers, text that is
-    one, and a lone sign (``-``, the summaries' missing group key) stay."""
+    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts as
+    :data:`FORMULA_STARTS` lists, and goes on) gets a leading ``'``; numbers, text that is one, and a lone
+    sign (``-``, the summaries' missing group key) stay."""
     if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_STARTS) and _number(value) is None:
         return "'" + value
     return "" if value is None else value
