@@ -53,6 +53,9 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
         seat = rollout_seat(game.source, ego_seat)
     else:
         seat = int(ego_seat)
+        if seat >= players:  # (no ego at all is no reading of the game)
+            raise StripsIntError(game.source, "ego seat", f"seat {seat}, but the game has {players} players "
+                                 f"(seats 0 to {players - 1})")
     return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
 
 
