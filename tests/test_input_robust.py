@@ -469,6 +469,15 @@ def test_the_cache_can_be_turned_off(monkeypatch, tmp_path):
     assert entry("domain", SAR.read_bytes()) is None and not any(tmp_path.iterdir())
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_cache_entry_that_is_a_fifo_is_passed_over(tmp_path):
+    """Neither read (it would wait for a writer) nor written (refused as an output): the domain compiles."""
+    path, _ = entry("domain", SAR.read_bytes())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    assert load_domain(SAR).name == "sar"
+
+
 def test_an_unwritable_cache_folder_is_skipped(monkeypatch, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
