@@ -2,7 +2,7 @@
 
     python benchmarks/paper.py [--rounds 5] [--data ../shared/data] [--json FILE] [--no-memory]
 
-Each round runs, as child processes one after the other, ``strips_int.batch.evaluate
+Each round runs, as child processes one after the other, ``strips_int.evaluate
 --jobs 1`` and the paper's map + detect functions (``run_paper.py --quiet
 --clamp`` from ``../shared/baselines/paper-pipeline``) on the same games,
 alternating A B A B ..., after one warm-up run of each. The CPU of a run is the child's user + sys
@@ -53,10 +53,10 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def child_cpu(command: Sequence[str]) -> tuple[float, str]:
-    """Run ``command`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
+def child_cpu(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, str]:
+    """Run ``command`` in ``cwd`` to the end; the CPU seconds (user + sys) it took and its last line of output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     output = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
@@ -127,9 +127,9 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
 def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
-    from strips_int import load_domain
+    from strips_int import analyze, load_domain
+    from strips_int.batch.games import read_games
     from strips_int.batch.rows import game_row
-    from strips_int.batch.games import read_games, report_of
     from strips_int.batch.workers import quiet_gc
 
     domain = load_domain(ROOT / "domains" / "overcooked.pddl")
@@ -139,7 +139,7 @@ def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
     for _ in range(rounds + 1):
         start = time.process_time()
         for trace in traces:
-            game_row(report_of(domain, trace))
+            game_row(analyze(domain, trace))
         times.append(1000 * (time.process_time() - start) / len(traces))
     return {"games": len(traces), "warm": spread(times[1:]), "first_pass": times[0]}
 

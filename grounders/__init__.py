@@ -172,7 +172,7 @@ def read_input(
 
 def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]) -> Iterator[Trace | StripsIntError]:
     from strips_int.files import regular_file
-    from strips_int.model.trace import load_trace
+    from strips_int.model.trace_file import load_trace
 
     try:
         regular_file(path)

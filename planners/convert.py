@@ -6,6 +6,12 @@ single-agent projection (SPEC section 8) differ in initial values alone; Fast
 Downward's translator drops the actions of agents that do not act, since their
 precondition is static false.
 
+UP types have one parent each, so an ``either`` type is compiled away: a
+predicate's argument of type ``(either t1 t2)`` gets their closest common
+ancestor (the domain's actions and the problem's facts are checked already),
+and an action with ``either`` parameters becomes one UP action per choice of
+a single type for each, mapped back to its schema.
+
 Only the true initial facts are handed over (:class:`_ClosedWorldProblem`):
 UP's own ``initial_values`` lists every ground fluent (532,703 on a 28x28
 Overcooked grid, 18 s before the planner starts), and Fast Downward's grounder
@@ -14,6 +20,7 @@ does reachability itself.
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Collection, Mapping
@@ -23,7 +30,6 @@ from unified_planning.environment import Environment, get_environment
 from unified_planning.plans import ActionInstance
 
 from strips_int.model.domain import Domain, Schema
-from strips_int.errors import StripsIntError
 from strips_int.model.task import Fact, GroundAction, Problem
 from strips_int.model.trace import ActionGrounder
 
@@ -71,44 +77,43 @@ def _atom(problem: upm.Problem, fact: Fact) -> upm.FNode:
 
 
 def to_unified_planning(domain: Domain, problem: Problem, actors: Collection[str]) -> UPTask:
-    """Convert ``problem`` (with its domain) to a unified-planning problem in which only the agents ``actors`` act.
-
-    Raises :class:`StripsIntError` for what UP cannot type (``either`` types).
-    """
+    """Convert ``problem`` (with its domain) to a unified-planning problem in which only the agents ``actors`` act."""
     env = get_environment()  # UP's grounder (pyperplan's path) only works in the global environment
     types: dict[str, upm.Type] = {_ROOT: env.type_manager.UserType(_ROOT)}
+    named = {*problem.objects, *domain.predicates, *domain.schemas}  # UP wants one name per element
 
     def user_type(name: str) -> upm.Type:
         if name not in types:
             parent = domain.parents.get(name, _ROOT)
-            types[name] = env.type_manager.UserType(name, user_type(parent))
+            distinct = name
+            while distinct in named:  # a type named like an object (CoDMAP's wireless: base - base)
+                distinct += "-type"
+            types[name] = env.type_manager.UserType(distinct, user_type(parent))
         return types[name]
-
-    def single(allowed: frozenset[str], where: str) -> upm.Type:
-        if len(allowed) != 1:
-            raise StripsIntError(domain.source, where, f"'either' types ({' '.join(sorted(allowed))}) "
-                                 "cannot be given to the planner")
-        return user_type(next(iter(allowed)))
 
     up_problem = _ClosedWorldProblem(problem.name, env)
     acting_name = "acting"
     while acting_name in domain.predicates:
         acting_name = "strips-int-" + acting_name
-    acting = upm.Fluent(acting_name, env.type_manager.BoolType(), OrderedDict(a=user_type("agent")), env)
+    acting = upm.Fluent(acting_name, env.type_manager.BoolType(), OrderedDict(a=user_type(_ROOT)), env)
     up_problem.add_fluent(acting, default_initial_value=False)
     for pred, arg_types in domain.predicates.items():
-        signature = OrderedDict((f"x{i}", single(t, f"predicate {pred}")) for i, t in enumerate(arg_types))
+        signature = OrderedDict((f"x{i}", user_type(_common(domain, t))) for i, t in enumerate(arg_types))
         up_problem.add_fluent(upm.Fluent(pred, env.type_manager.BoolType(), signature, env),
                               default_initial_value=False)
     for obj, obj_type in sorted(problem.objects.items()):
         up_problem.add_object(upm.Object(obj, user_type(obj_type), env))
     names = {}
+    taken = set(domain.predicates) | {acting_name}
     for schema in domain.schemas.values():
-        name = schema.name
-        while name in domain.predicates or name == acting_name:  # UP wants one name per element
-            name += "-action"
-        names[name] = schema.name
-        up_problem.add_action(_action(schema, name, up_problem, acting, single, env))
+        choices = list(itertools.product(*map(sorted, schema.param_types)))
+        for choice in choices:
+            name = schema.name if len(choices) == 1 else "-".join((schema.name, "as", *choice))
+            while name in taken:  # UP wants one name per element
+                name += "-action"
+            taken.add(name)
+            names[name] = schema.name
+            up_problem.add_action(_action(schema, name, up_problem, acting, tuple(map(user_type, choice)), env))
     for agent in sorted(actors):
         up_problem.set_initial_value(acting(up_problem.object(agent)), True)
     for fact in sorted(problem.init):
@@ -118,10 +123,15 @@ def to_unified_planning(domain: Domain, problem: Problem, actors: Collection[str
     return UPTask(domain, problem, env, up_problem, tuple(sorted(actors)), names)
 
 
-def _action(schema: Schema, name: str, up_problem: upm.Problem, acting: upm.Fluent, single, env: Environment):
-    params = OrderedDict(
-        (name, single(types, f"action {schema.name}")) for name, types in zip(schema.params, schema.param_types)
-    )
+def _common(domain: Domain, allowed: frozenset[str]) -> str:
+    """The closest type above every type of ``allowed`` (itself for one type; ``object`` at worst)."""
+    shared = frozenset.intersection(*map(domain.ancestors, allowed))
+    return max(sorted(shared), key=lambda t: len(domain.ancestors(t)))
+
+
+def _action(schema: Schema, name: str, up_problem: upm.Problem, acting: upm.Fluent, types: tuple[upm.Type, ...],
+            env: Environment):
+    params = OrderedDict(zip(schema.params, types))
     action = upm.InstantaneousAction(name, params, env)
     em = env.expression_manager
 

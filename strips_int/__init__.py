@@ -24,9 +24,9 @@ _WHERE = {
     "StripsIntError": "errors",
     "Domain": "model.domain", "load_domain": "model.domain", "load_problem": "model.problem",
     "Fact": "model.task", "GroundAction": "model.task", "Problem": "model.task", "State": "model.task",
-    "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace",
+    "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace_file",
     "Run": "model.execution", "execute": "model.execution",
-    "Report": "analysis.report", "analyze_run": "analysis.report",
+    "Report": "analysis.report", "analyze_run": "analysis.report", "required_cooperation": "analysis.rc",
     "analyze": "batch.games", "analyze_games": "batch.games", "read_games": "batch.games",
     "evaluate_games": "batch.evaluate",
 }

@@ -26,8 +26,46 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 from helpers import ROOT
+from hypothesis import strategies as st
 
 from strips_int.errors import StripsIntError
+
+#: PDDL tokens that probe what the domain and problem readers admit.
+PDDL_TOKENS = ["(", ")", "either", "=", "or", "exists", "forall", "not", "and", "when", ":equality", ":types",
+               ":action", ":objects", "-", "object", "?x", "1e400", "9" * 5000, "location", "agent", ":parameters"]
+
+
+@st.composite
+def mutated_pddl(draw: st.DrawFn, text: str, tokens_from: list[str] | None = None,
+                 kinds: tuple[str, ...] = ("drop", "replace", "repeat", "cut")) -> str:
+    """PDDL text with one to three token edits: a token dropped, replaced or inserted (from ``tokens_from``,
+    default :data:`PDDL_TOKENS`), an s-expression repeated (duplicate actions, types, objects), or the
+    text cut."""
+    tokens = re.findall(r";[^\n]*|\(|\)|[^\s()]+", text)
+    pool = PDDL_TOKENS if tokens_from is None else tokens_from
+    for _ in range(draw(st.integers(1, 3))):
+        if not tokens:
+            break
+        at = draw(st.integers(0, len(tokens) - 1))
+        kind = draw(st.sampled_from(list(kinds)))
+        if kind == "drop":
+            del tokens[at]
+        elif kind == "replace":
+            tokens[at] = draw(st.sampled_from(pool))
+        elif kind == "insert":
+            tokens.insert(at, draw(st.sampled_from(pool)))
+        elif kind == "cut":
+            del tokens[at:]
+        elif "(" in tokens:
+            at = draw(st.sampled_from([i for i, token in enumerate(tokens) if token == "("]))
+            depth, end = 0, at
+            for end in range(at, len(tokens)):
+                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
+                if depth == 0:
+                    break
+            tokens[end + 1:end + 1] = tokens[at:end + 1]
+    return " ".join(t + "\n" if t.startswith(";") else t for t in tokens)
+
 
 #: The longest error line accepted: a path, a place and a message, never a whole input value.
 MAX_ERROR = 600
@@ -208,7 +246,7 @@ def written(path: Path, data: bytes | str) -> Path:
 # ---------------------------------------------------------------- repository files
 
 EXAMPLES = ROOT / "examples" / "sar"
-DOMAINS = {name: ROOT / "domains" / f"{name}.pddl" for name in ("sar", "overcooked")}
+DOMAINS = {name: ROOT / "domains" / f"{name}.pddl" for name in ("sar", "overcooked", "hanabi")}
 TRACES = sorted(EXAMPLES.glob("*.trace.json"))
 PROBLEMS = sorted(EXAMPLES.glob("*.problem.pddl"))
 SAR_LOGS = sorted(EXAMPLES.glob("*.log.json"))

@@ -209,16 +209,21 @@ def test_ignore_predicates_never_link_agents(sar):
 
 
 def test_navigation_rule_without_pragma(sar):
-    # Without the pragma, an action whose every add and delete mentions its
-    # actor is navigation: move and pick-up's (has ?a ?i)... pick-up also deletes
-    # (item-at ?i ?l), which does not mention the actor: a sub-task.
+    # Without the pragma, a step whose every add and delete mentions its actor
+    # is navigation (SPEC v3 section 6: decided on the ground step): move and
+    # pick-up's (has ?a ?i)... pick-up also deletes (item-at ?i ?l), which does
+    # not mention the actor: a sub-task.
     import dataclasses
 
     bare = dataclasses.replace(sar, navigation_actions=frozenset())
-    assert bare.is_navigation(bare.schemas["move"])
-    assert not bare.is_navigation(bare.schemas["pick-up"])
-    assert not bare.is_navigation(bare.schemas["spread-fire"])  # no actor
-    assert not bare.is_navigation(bare.schemas["search"])
+
+    def step(name: str, *args: str):
+        return bare.ground(bare.schemas[name], args)
+
+    assert bare.is_navigation(step("move", "nurse1", "hall", "bedroom"))
+    assert not bare.is_navigation(step("pick-up", "nurse1", "kit1", "hall"))
+    assert not bare.is_navigation(step("spread-fire", "hall", "bedroom"))  # no actor
+    assert not bare.is_navigation(step("search", "nurse1", "v1", "hall"))
 
 
 def test_inapplicable_step_names_step_and_failed_preconditions(sar):

@@ -78,11 +78,21 @@ def test_user_study_rewards_match_the_data_readme(tmp_path):
         assert int(row["n"]) == n and float(row["mean"]) == pytest.approx(reward, abs=0.005)
     # The human's trigger figures are there for every group.
     assert int(summary["forced_coordination", "hsp", "human_pct_triggers"]["n"]) == 37
-    # SPEC section 10: on forced_coordination every constructive interdependence is
-    # required, on counter_circuit none is; the parts add up to Int_cons in every game.
+    # SPEC section 10: on forced_coordination every constructive interdependence is required; on
+    # counter_circuit none is, but for one hand-over (to the human) in each of five games, on a counter
+    # that only the partner's starting cell touches: the partner's body stays there in the receiver's
+    # projection, and relaxed reachability keeps negative preconditions (SPEC v3 section 6). The parts
+    # add up to Int_cons in every game.
+    blocked = {"cole/5_10_2025_17_21_36_human=1.json", "cole/5_11_2025_0_18_59_human=1.json",
+               "mep/5_10_2025_17_34_17_human=1.json", "mep/5_9_2025_14_48_11_human=1.json",
+               "mep/5_9_2025_21_0_34_human=0.json"}
     for row in rows:
         cons, req, opt = (int(row[k]) for k in ("constructive", "constructive_required", "constructive_optional"))
         assert req + opt == cons
-        assert (req, opt) == ((cons, 0) if row["layout"] == "forced_coordination" else (0, cons))
+        if row["layout"] == "forced_coordination":
+            assert (req, opt) == (cons, 0)
+        else:
+            game = row["source"].split("user-study/")[1]
+            assert row["human_received_required"] == ("1" if game in blocked else "0") and req <= (game in blocked)
         assert int(row["human_given_required"]) + int(row["ai_given_required"]) >= req
     assert "Int_cons,req" in (out / "summary.md").read_text()

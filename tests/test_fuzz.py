@@ -1,7 +1,7 @@
 """The fuzz suite of issue 15: every input either reads and analyses, or is one bounded error line naming its file.
 
 Each test mutates small valid inputs (synthesized Overcooked games in every
-format, the repository's traces, PDDL, SAR logs and scenarios) with
+format, the repository's traces, PDDL, SAR logs and scenarios, a hanab.live Hanabi game) with
 hypothesis: structure-aware (drop keys, change types, NaN/inf/huge numbers,
 deep nesting, long strings, lists sharing their halves, cut lists) and as
 bytes (truncated, spliced, random). Runs are derandomized (the ``fuzz``
@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import re
 import shutil
 from datetime import timedelta
 from pathlib import Path
@@ -25,8 +24,10 @@ import numpy as np
 import pytest
 from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, HH_2019, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS,
                          SCENARIOS, TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, hh_2019_rows,
-                         huge_string_pickle, json_text, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers,
-                         rollout_arrays, rollout_list, run_cli, shared_halves, two_episodes, user_study_game, written)
+                         huge_string_pickle, json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse,
+                         reset_pddl_parsers, rollout_arrays, rollout_list, run_cli, shared_halves, two_episodes,
+                         user_study_game, written)
+from hanabi_json import HELP
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -99,38 +100,6 @@ def damaged(draw: st.DrawFn, data: bytes) -> bytes:
     if kind == "repeat":
         return data[:at] + data[at:at + draw(st.integers(1, 64))] * draw(st.integers(2, 50)) + data[at:]
     return draw(st.binary(max_size=512))
-
-
-#: PDDL tokens that probe what the domain and problem readers admit.
-PDDL_TOKENS = ["(", ")", "either", "=", "or", "exists", "forall", "not", "and", "when", ":equality", ":types",
-               ":action", ":objects", "-", "object", "?x", "1e400", "9" * 5000, "location", "agent", ":parameters"]
-
-
-@st.composite
-def mutated_pddl(draw: st.DrawFn, text: str) -> str:
-    """PDDL text with one to three token edits: a token dropped or replaced, an s-expression repeated
-    (duplicate actions, types, objects), or the text cut."""
-    tokens = re.findall(r";[^\n]*|\(|\)|[^\s()]+", text)
-    for _ in range(draw(st.integers(1, 3))):
-        if not tokens:
-            break
-        at = draw(st.integers(0, len(tokens) - 1))
-        kind = draw(st.sampled_from(["drop", "replace", "repeat", "cut"]))
-        if kind == "drop":
-            del tokens[at]
-        elif kind == "replace":
-            tokens[at] = draw(st.sampled_from(PDDL_TOKENS))
-        elif kind == "cut":
-            del tokens[at:]
-        elif "(" in tokens:
-            at = draw(st.sampled_from([i for i, token in enumerate(tokens) if token == "("]))
-            depth, end = 0, at
-            for end in range(at, len(tokens)):
-                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
-                if depth == 0:
-                    break
-            tokens[end + 1:end + 1] = tokens[at:end + 1]
-    return " ".join(t + "\n" if t.startswith(";") else t for t in tokens)
 
 
 # ---------------------------------------------------------------- fixtures
@@ -363,6 +332,22 @@ def test_jaxmarl_npz_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
 
 
+# ---------------------------------------------------------------- Hanabi: hanab.live game JSON
+
+@fuzz(60)
+@given(mutated(HELP))
+@example({**HELP, "deck": HELP["deck"] * 2000})
+@example({**HELP, "options": {"variant": "Rainbow (6 Suits)"}})
+def test_hanabi_json_mutations(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi.json", json_text(data)), domains["hanabi"])
+
+
+@fuzz(20)
+@given(damaged(json_text(HELP).encode()))
+def test_hanabi_json_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "hanabi-damaged.json", data), domains["hanabi"])
+
+
 # ---------------------------------------------------------------- SAR logs and scenarios
 
 @fuzz(60)
@@ -411,9 +396,17 @@ def _bad_inputs(folder: Path) -> dict[str, list[Path]]:
                                      "steps": [{"t": "x" * 200_000}]}),
         "good.log.json": SAR_LOGS[0].read_text(),
     })
+    files.update({
+        "cut.hanabi.json": json_text(HELP)[:300],
+        "deep.hanabi.json": json_text({**HELP, "options": DEEP_ARRAY}),
+        "illegal.hanabi.json": json_text({**HELP, "actions": [{"type": 0, "target": 7}]}),
+        "names.hanabi.json": json_text({**HELP, "players": ["x" * 200_000, "b"]}),
+        "good.hanabi.json": json_text(HELP),
+    })
     paths = sorted(written(folder / name, data) for name, data in files.items())
-    return {"overcooked": [p for p in paths if not p.name.endswith((".log.json", ".trace.json"))],
-            "sar": [p for p in paths if p.name.endswith((".log.json", ".trace.json"))]}
+    kinds = {"sar": (".log.json", ".trace.json"), "hanabi": (".hanabi.json",)}
+    return {"overcooked": [p for p in paths if not p.name.endswith(sum(kinds.values(), ()))],
+            **{domain: [p for p in paths if p.name.endswith(ends)] for domain, ends in kinds.items()}}
 
 
 @pytest.fixture(scope="module")
@@ -433,7 +426,7 @@ def _bad(files: list[Path]) -> list[Path]:
     return [f for f in files if not f.name.startswith("good")]
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     files = bad_inputs[domain]
     result = run_cli("strips_int.check", domain, *map(str, files), *_grid_option(files, domain))
@@ -444,7 +437,7 @@ def test_check_gives_one_error_line_per_bad_input(bad_inputs, domain):
     assert result.stdout.decode().count("interdependencies:") == len(files) - len(_bad(files))
 
 
-@pytest.mark.parametrize("domain", ["overcooked", "sar"])
+@pytest.mark.parametrize("domain", ["overcooked", "sar", "hanabi"])
 def test_evaluate_writes_an_error_row_per_bad_input(bad_inputs, domain, tmp_path):
     files = bad_inputs[domain]
     result = run_cli("strips_int.evaluate", domain, *map(str, files), "--out", str(tmp_path / "out"), "--jobs", "1",

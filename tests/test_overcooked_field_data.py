@@ -12,7 +12,6 @@ import csv
 import json
 import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from helpers import ROOT, SHARED_DATA

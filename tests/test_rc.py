@@ -79,11 +79,13 @@ def test_pyperplan_fallback_finds_the_same_verdict(sar):
 
 
 def test_an_idle_partners_body_blocks_the_way(overcooked):
+    # Relaxed reachability keeps negative preconditions (SPEC v3 section 6): the partner's body, idle in
+    # the corridor, is a (not (occupied ...)) nothing deletes, so the relaxation proves it (reach).
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
     idle = required_cooperation(overcooked, problem, others="idle")
-    assert (idle.verdict, idle.reason) == ("RC", "other")
+    assert (idle.verdict, idle.reason) == ("RC", "reach")
     for agent in idle.agents.values():
-        assert agent.solvable_alone is False and agent.search.proof == "exhausted search"
+        assert agent.solvable_alone is False and agent.search.proof == "relaxed reachability"
     absent = required_cooperation(overcooked, problem, others="absent")
     assert absent.verdict == "non-RC"
     assert all(agent.solvable_alone for agent in absent.agents.values())
@@ -93,7 +95,9 @@ def test_a_planner_timeout_is_unknown_never_a_guess(overcooked):
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
     result = required_cooperation(overcooked, problem, timeout=0.01)
     assert result.verdict == "unknown"
-    assert all(agent.solvable_alone is None and agent.why is None for agent in result.agents.values())
+    # an agent is unknown alone, or proven unable by relaxed reachability (its partner's body): no guess
+    assert all((agent.solvable_alone, agent.why) == (None, None) or agent.search.proof == "relaxed reachability"
+               for agent in result.agents.values())
     assert result.joint.status == "unknown" and result.reports == ()
 
 

@@ -2,9 +2,8 @@
 
 The oracle is first checked on small traces of ``tests/data/workshop.pddl`` worked out by hand, then
 the package is compared with it on those, on the SAR examples, on random walks of four domains and on
-a sample of the real games in ``../shared/data`` (skipped when absent). Cases that need a SPEC v3 rule
-the package does not implement yet are marked xfail with the section; the integrator removes the marks
-once v3 lands. ``benchmarks/spec_check.py`` runs the comparison over whole folders of games.
+a sample of the real games in ``../shared/data`` (skipped when absent).
+``benchmarks/spec_check.py`` runs the comparison over whole folders of games.
 """
 
 from __future__ import annotations
@@ -27,16 +26,6 @@ from strips_int.model.trace import trace_from_dict
 DATA = Path(__file__).resolve().parent / "data"
 USER_STUDY = SHARED_DATA / "user-study"
 needs_data = pytest.mark.skipif(not USER_STUDY.is_dir(), reason="../shared/data is absent")
-
-
-def v3(section: int, what: str):
-    """The mark of a case that needs a SPEC v3 rule the package does not implement yet."""
-    return pytest.mark.xfail(strict=False, reason=f"SPEC v3 section {section} not implemented yet: {what}")
-
-
-NEGATIVE_PRECONDITIONS = v3(6, "relaxed reachability keeps negative preconditions (sections 6, 8, 10)")
-NAVIGATION_ON_STEP = v3(6, "navigation decided on the ground step; a step with no effect is navigation")
-PUBLISHED_PDDL = v3(1, "published PDDL: keywords in any case, either, action costs, agent-types, MA-PDDL, plan files")
 
 
 @pytest.fixture(scope="module")
@@ -166,10 +155,7 @@ def test_oracle_reads_linking_objects_and_required_help_as_worked_out_by_hand(wo
     assert forge.relevant == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=NEGATIVE_PRECONDITIONS) if name == "vault-locked" else
-    pytest.param(name, marks=NAVIGATION_ON_STEP) if name == "loop" else name
-    for name in SCENARIOS])
+@pytest.mark.parametrize("name", SCENARIOS)
 def test_package_agrees_with_the_oracle_on_each_workshop_scenario(workshop, name):
     assert agreement(workshop, scenario(workshop, name)) == []
 
@@ -197,8 +183,6 @@ def test_package_agrees_with_the_oracle_on_random_walks_in_sar(sar):
     assert walks(dataclasses.replace(sar, navigation_actions=frozenset()), problems, seeds=3, steps=50) == []
 
 
-@NAVIGATION_ON_STEP
-@NEGATIVE_PRECONDITIONS
 def test_package_agrees_with_the_oracle_on_random_walks_in_the_workshop(workshop):
     assert walks(workshop, [load_problem(workshop, DATA / "workshop-p01.pddl")], seeds=12, steps=50) == []
 
@@ -228,7 +212,6 @@ def test_oracle_reads_a_body_that_stays_in_the_way_as_required_help(overcooked):
     assert ((inter.giver, inter.receiver), inter.category, inter.required) == ((1, 4), "constructive", True)
 
 
-@NEGATIVE_PRECONDITIONS
 def test_package_agrees_with_the_oracle_on_a_body_that_stays_in_the_way(overcooked):
     assert agreement(overcooked, corner_counter(overcooked)) == []
 
@@ -274,8 +257,6 @@ def random_domain(seed: int):
     return domain, problem_from_dict(domain, {"objects": objects, "init": init, "goal": []}, f"random problem {seed}")
 
 
-@NAVIGATION_ON_STEP
-@NEGATIVE_PRECONDITIONS
 def test_package_agrees_with_the_oracle_on_random_walks_in_random_domains():
     found = []
     for seed in range(40):
@@ -286,7 +267,6 @@ def test_package_agrees_with_the_oracle_on_random_walks_in_random_domains():
 
 # ---------------------------------------------------------------- published PDDL (section 1)
 
-@PUBLISHED_PDDL
 @pytest.mark.parametrize("domain_file, plan", [("haulage.pddl", "haulage-p01.plan"),
                                                ("haulage-codmap.pddl", "haulage-codmap.plan")])
 def test_package_agrees_with_the_oracle_on_a_plan_in_published_pddl(domain_file, plan):
@@ -315,7 +295,6 @@ EITHER = """(define (domain poking)
 """
 
 
-@PUBLISHED_PDDL
 def test_package_agrees_with_the_oracle_on_an_either_parameter_that_is_not_all_agents(tmp_path):
     # (either agent thing) is no agent type (section 1): poke's actor is ?a, so a's poke gives b's use
     # its (poked t1). Read as an actor, ?x would make the thing t1 act (the package raised KeyError 't1').
@@ -367,8 +346,7 @@ def user_study_sample() -> list:
     if not USER_STUDY.is_dir():
         return [pytest.param("absent", marks=needs_data)]
     games = sorted(str(p.relative_to(USER_STUDY)) for p in USER_STUDY.glob("*/*.json"))
-    return [pytest.param(g, marks=NEGATIVE_PRECONDITIONS) if g in BLOCKED else g
-            for g in games[::25] + sorted(BLOCKED)[:1]]
+    return games[::25] + sorted(BLOCKED)[:1]
 
 
 @needs_data
@@ -401,7 +379,7 @@ def test_a_recorded_game_holds_a_spare_fresh_object_of_each_dispensed_kind(overc
     ("random1/h-proxy-mep/eval-mep-S2-s36-1__traj_13_1.pkl", "auto:40"),
     ("unident_s/h-proxy-hsp/eval-hsp-S2-s36-1__traj_20_1.pkl", "auto:40"),
     ("random3/fcp-mep/eval-mep-S2-s36-1__traj_8_3.pkl", "auto:10"),
-    pytest.param("random3/cole-hsp/eval-hsp-S2-s36-1__traj_3_1.pkl", "auto:10", marks=NEGATIVE_PRECONDITIONS)])
+    ("random3/cole-hsp/eval-hsp-S2-s36-1__traj_3_1.pkl", "auto:10")])
 def test_package_agrees_with_the_oracle_on_zsceval_rollouts(overcooked, game, seat):
     [trace] = read_input(SHARED_DATA / "zsceval-rollouts" / game, overcooked, ego_seat=seat)
     assert not isinstance(trace, StripsIntError), trace
@@ -409,8 +387,7 @@ def test_package_agrees_with_the_oracle_on_zsceval_rollouts(overcooked, game, se
 
 
 @needs_data
-@pytest.mark.parametrize("year", [2019,
-                                  pytest.param(2020, marks=NEGATIVE_PRECONDITIONS)])
+@pytest.mark.parametrize("year", [2019, 2020])
 def test_package_agrees_with_the_oracle_on_overcooked_ai_human_games(overcooked, year):
     games = list(read_input(SHARED_DATA / "overcooked-ai" / f"{year}_hh_trials_sample.csv", overcooked))
     assert [g for g in games if isinstance(g, StripsIntError)] == []

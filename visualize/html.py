@@ -1,5 +1,8 @@
 """One game as a self-contained HTML page: summary, one table row per interdependence, timeline, states.
 
+Each row shows the giver's and the receiver's actions and the facts the receiver needed from the giver
+(a clue and the play it informed: ``(rank-known c12-red3 hand1)``; an onion handed over a counter).
+
 Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
 states), so the file opens from disk in any browser with no server and no
 network. Where the game's grounder draws its states (an Overcooked kitchen:
@@ -113,13 +116,13 @@ def html_report(report: Report) -> str:
     for i, item in enumerate(data["interdependencies"]):
         giver, receiver = item["giver"], item["receiver"]
         row = [i, f"{giver['t']}", giver["agent"], giver["action"], f"{receiver['t']}", receiver["agent"],
-               receiver["action"], ", ".join(item["objects"]),
+               receiver["action"], " ".join(item["facts"]), ", ".join(item["objects"]),
                Markup(f'<span class="{item["category"]}">{item["category"]}</span>'), item["why"]]
         if draw is not None:
             row.append(_states(report, draw, item, before))
         rows.append(row)
-    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "objects",
-              "category", "why"] + (["state"] if draw is not None else [])
+    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "needed",
+              "objects", "category", "why"] + (["state"] if draw is not None else [])
     meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',

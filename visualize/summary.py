@@ -40,7 +40,7 @@ Row = dict[str, float]
 
 
 def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, Row]]]:
-    """``summary.csv`` of ``strips_int.batch.evaluate``: the group keys and {group label: {metric: row}}.
+    """``summary.csv`` of ``strips_int.evaluate``: the group keys and {group label: {metric: row}}.
 
     Anything else (binary, cut short, a cell over the csv module's field limit, a value no summary holds,
     more than :data:`MAX_GROUPS` groups) is an error naming the line.

@@ -7,9 +7,10 @@ cannot do it alone from delete-relaxed reachability:
 * **capability**: an action schema reserved for other agents' types is
   necessary for the team's goal, or (when there are alternatives) the goal
   becomes relaxed-reachable once the agent may also use those schemas;
-* **reach**: it has the schemas but cannot meet their preconditions;
-* **other**: relaxed-reachable, yet the planner proves it unsolvable (in
-  Overcooked: a partner's body in the way, which the relaxation ignores).
+* **reach**: it has the schemas but cannot meet their preconditions (in
+  Overcooked: a partner's idle body in its only way, which the relaxation
+  sees, as it keeps negative preconditions: SPEC section 6);
+* **other**: relaxed-reachable, yet the planner proves it unsolvable.
 
 A goal that is relaxed-unreachable needs no planner call: that is the proof.
 The candidate joint plan is executed and analysed like a recorded trace.
@@ -240,7 +241,7 @@ def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]
     leaving = {
         fact
         for action in reach.actions
-        if action.actor == agent and domain.is_navigation(domain.schemas[action.name]) and action.pre <= start
+        if action.actor == agent and domain.is_navigation(action) and action.pre <= start
         for fact in action.delete
     }
     return frozenset(f for f in problem.init if agent not in f[1:] and reach.canonical(f) in leaving)
@@ -296,10 +297,11 @@ def _without_schema(domain: Domain, name: str) -> Domain:
 def _widened(domain: Domain, names: list[str]) -> Domain:
     """``domain`` with the actor of each schema in ``names`` open to every agent type."""
     schemas = dict(domain.schemas)
+    every = frozenset(t for t in domain.type_names() if domain.is_agent_type(t))
     for name in names:
         schema = schemas[name]
         types = list(schema.param_types)
-        types[schema.actor] = types[schema.actor] | {"agent"}
+        types[schema.actor] = types[schema.actor] | every
         schemas[name] = dataclasses.replace(schema, param_types=tuple(types))
     return dataclasses.replace(domain, schemas=schemas)
 

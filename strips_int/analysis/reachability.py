@@ -5,8 +5,12 @@ unified-planning's grounders) work on their own task objects through a full
 translation, which costs more than the whole analysis of a game.
 
 It is a semi-naive fixpoint: each newly reached fact is joined, as each
-positive precondition it matches, with the facts reached so far. Negative
-preconditions are dropped (the relaxation); (in)equalities are kept, being static.
+positive precondition it matches, with the facts reached so far. Delete effects
+are ignored but negative preconditions are not (SPEC section 6): ``(not f)`` is
+reachable when f is false initially or some reachable action deletes f (the
+usual compilation of ``(not f)`` into a positive fact that the initial state and
+every deleter of f make true), so an action waits until each initial fact it
+needs false has a reachable deleter. (In)equalities are kept, being static.
 """
 
 from __future__ import annotations
@@ -248,14 +252,16 @@ def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Colle
     those actors, not a new lifted join. Exact, since reachability only grows with the actors allowed:
     every action the fewer actors reach is one the team reaches, and the team's are all of them."""
     reached = set(keyed_problem.value.init)
+    negated = _Negated(keyed_problem.value.init)
     pending = [action for action in explored(domain, keyed_problem, None).actions
                if action.actor is None or action.actor in actors]
     grew = True
     while grew:
         grew, waiting = False, []
         for action in pending:
-            if action.pre <= reached:
+            if action.pre <= reached and negated.blocker(action) is None:
                 reached |= action.add
+                negated.deleted.update(action.delete)
                 grew = True
             else:
                 waiting.append(action)
@@ -315,6 +321,7 @@ def _explore(domain: Domain, problem: Problem, actors: frozenset[str] | None) ->
     queue: deque[Fact] = deque()
     seen_actions: set[tuple[str, tuple[str, ...]]] = set()
     actions: list[GroundAction] = []
+    negated = _Negated(init)
 
     def reach(fact: Fact) -> None:
         if fact not in reached:
@@ -328,10 +335,10 @@ def _explore(domain: Domain, problem: Problem, actors: frozenset[str] | None) ->
             if key in seen_actions or schema.failed_equalities(args):
                 continue
             seen_actions.add(key)
-            action = domain.ground(schema, args)
-            actions.append(action)
-            for fact in action.add:
-                reach(fact)
+            for action in negated.take(domain.ground(schema, args)):
+                actions.append(action)
+                for fact in action.add:
+                    reach(fact)
 
     for fact in sorted(init):
         reach(fact)
@@ -348,6 +355,43 @@ def _explore(domain: Domain, problem: Problem, actors: frozenset[str] | None) ->
             for full in _join(rest, binding, index, allowed[schema.name]):
                 fire(schema, full)
     return Reachable(facts=frozenset(reached), actions=tuple(actions))
+
+
+class _Negated:
+    """Negative preconditions under the delete relaxation (SPEC section 6): ``(not f)`` holds when f is not
+    in the initial state, or once a reachable action deletes f. An action that needs an initial fact false
+    waits for that fact's first reachable deleter."""
+
+    def __init__(self, init: frozenset[Fact]) -> None:
+        self.init = init
+        self.deleted: set[Fact] = set()
+        self.waiting: dict[Fact, list[GroundAction]] = defaultdict(list)
+
+    def blocker(self, action: GroundAction) -> Fact | None:
+        """An initial fact ``action`` needs false that nothing reachable has deleted yet, or None."""
+        if action.neg_pre:
+            init, deleted = self.init, self.deleted
+            for fact in action.neg_pre:
+                if fact in init and fact not in deleted:
+                    return fact
+        return None
+
+    def take(self, action: GroundAction) -> list[GroundAction]:
+        """The actions that become reachable with ``action`` (its positive preconditions reached): itself,
+        unless a negative precondition blocks it, and those its deletes unblock, in turn."""
+        found, pending = [], [action]
+        while pending:
+            action = pending.pop()
+            fact = self.blocker(action)
+            if fact is not None:
+                self.waiting[fact].append(action)
+                continue
+            found.append(action)
+            for fact in action.delete:
+                if fact in self.init and fact not in self.deleted:
+                    self.deleted.add(fact)
+                    pending.extend(self.waiting.pop(fact, ()))
+        return found
 
 
 def allowed_objects(domain: Domain, objects: Mapping[str, str]) -> dict[str, list[frozenset[str]]]:

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from strips_int.errors import printable
+from strips_int.errors import StripsIntError, printable
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
@@ -133,6 +133,9 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
     agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
+    if not agent_types:  # SPEC section 1: never zero agents and empty counts
+        raise StripsIntError(trace.source, f"problem {trace.problem.name}", "no agents: no object is of an agent type ("
+                             + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
     agents = frozenset(agent_types)
     links = run.links
     views = step_views(trace.steps, analysis_lens(domain, agents))

@@ -12,16 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from strips_int.model.domain import Domain
+from strips_int.model.domain import Domain, is_navigation
 from strips_int.model.task import Fact, GroundAction
 from strips_int.model.trace import Step
 
 
 @dataclass(frozen=True, eq=False)
 class Lens:
-    """An analysis context: the agents and the domain's pragmas. Compared by identity: an action's memo finds
-    its view under the context's one object (:func:`analysis_lens`). ``static``: predicates no action
-    changes, whose facts are always linked to ``INIT``, so never looked at."""
+    """An analysis context: the agents and the domain's pragmas (``navigation``: the ``navigation-actions``
+    pragma's schemas, empty for the rule on the step). Compared by identity: an action's memo finds its
+    view under the context's one object (:func:`analysis_lens`). ``static``: predicates no action changes,
+    whose facts are always linked to ``INIT``, so never looked at."""
 
     agents: frozenset[str]
     ignored: frozenset[str]
@@ -41,7 +42,7 @@ def analysis_lens(domain: Domain, agents: frozenset[str]) -> Lens:
     found = lenses.get(agents)
     if found is None:
         found = lenses.keep(agents, Lens(agents, domain.ignore_predicates, domain.position_predicates,
-                                         domain.navigation, domain.static_predicates))
+                                         domain.navigation_actions, domain.static_predicates))
     return found
 
 
@@ -68,7 +69,7 @@ class View:
     the facts; static facts are left out of both (their achiever is always ``INIT``).
     ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
-    sub-task (not navigation, SPEC section 6).
+    sub-task (not navigation, SPEC section 6: decided on the ground step).
     """
 
     carrying: tuple[int, ...]
@@ -112,7 +113,7 @@ def _view(action: GroundAction, context: Lens) -> View:
         deletes=deletes,
         adds=adds,
         touches=frozenset([obj for _, objs in deletes + adds for obj in objs]),
-        subtask=action.actor is not None and action.name not in context.navigation,
+        subtask=action.actor is not None and not is_navigation(action, context.navigation),
     )
 
 

@@ -21,13 +21,14 @@ by ``manifest.json`` and resumable after an interruption (:mod:`.outputs`).
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from strips_int.errors import StripsIntError
 from strips_int.grounders import check_options
 from strips_int.model.domain import Domain, as_domain
+from strips_int.model.task import Problem
 
 from .engines import Engine, Processes, engine
 from .games import game_files
@@ -39,17 +40,19 @@ from .summary import summarize_games, write_summaries
 
 
 def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 1, scheduler: str | None = None,
-                   frame: bool = False, **options: Any) -> Any:
+                   frame: bool = False, problem: Problem | None = None, **options: Any) -> Any:
     """The rows of ``games.csv`` for every game under ``paths`` (files or folders), as a list of dicts,
     or a ``pandas.DataFrame`` with ``frame=True`` (``pip install strips_int[pandas]``).
 
-    ``jobs`` local processes, or the Dask cluster at ``scheduler``; ``options`` are grounder options
-    (``layout``, ``roles``, ...); a broken game is a row with its error.
+    ``jobs`` local processes, or the Dask cluster at ``scheduler``; ``problem`` is every plan's and trace's
+    (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
+    ``roles``, ...); a broken game is a row with its error.
     """
     domain = as_domain(domain)
     files, _ = game_files(paths)
     check_options(files, options)
-    rows = [row for file in engine(jobs, scheduler).rows(domain, files, options) for row in file]
+    rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
+            for row in file]
     if not frame:
         return rows
     try:
@@ -57,6 +60,11 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     except ImportError:
         raise StripsIntError("pandas", None, "not installed: pip install 'strips_int[pandas]'") from None
     return pandas.DataFrame(rows)
+
+
+def with_problem(options: Mapping[str, Any], problem: Problem | None) -> Mapping[str, Any]:
+    """What each file is read with: the grounder options, and the problem every plan and trace is given."""
+    return options if problem is None else {**options, "problem": problem}
 
 
 def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
@@ -71,7 +79,8 @@ def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> l
 @dataclass(frozen=True)
 class Study:
     """What one run evaluates and how: the domain, the whole list of game files (the shard picks its part),
-    the grounder options and the summaries' group keys and bootstrap settings."""
+    the grounder options, the summaries' group keys and bootstrap settings, the pragmas given with the
+    domain and the problem given for every plan and trace."""
 
     domain: Domain
     files: tuple[Path, ...]
@@ -80,6 +89,8 @@ class Study:
     resamples: int = 2000
     seed: int = 0
     shard: Shard = Shard(0, 1)
+    pragmas: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    problem: Problem | None = None
 
     @property
     def picked(self) -> list[int]:
@@ -89,6 +100,10 @@ class Study:
     def inputs(self) -> dict[str, Any]:
         """What the run reads and how (a resume must find the same), as the manifest records it."""
         settings = {**self.options, "group_by": list(self.group_by), "resamples": self.resamples, "seed": self.seed}
+        if self.pragmas:
+            settings["pragmas"] = {key: sorted(names) for key, names in sorted(self.pragmas.items())}
+        if self.problem is not None:
+            settings["problem"] = self.problem.source
         return run_inputs(Path(self.domain.source), [self.files[k] for k in self.picked], settings,
                           f"{self.shard.index}/{self.shard.count}")
 
@@ -112,7 +127,8 @@ def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = 
     inputs = study.inputs()
     picked = study.picked
     counts = resumable(out, inputs) if resume else []
-    batches = runner.rows(study.domain, [study.files[k] for k in picked[len(counts):]], study.options)
+    batches = runner.rows(study.domain, [study.files[k] for k in picked[len(counts):]],
+                          with_problem(study.options, study.problem))
     if not resume:
         fresh(out)
     tally = journal_tally(out, counts, len(picked)) if counts else Tally(len(picked))

@@ -21,13 +21,13 @@ from strips_int.model.problem import load_problem
 from strips_int.model.task import Problem
 from strips_int.model.trace import Trace
 
-#: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV).
+#: File kinds a folder walk picks up (traces, Overcooked JSON, pickles, CSV; and plan files, by content).
 GAME_SUFFIXES = (".json", ".pkl", ".pickle", ".csv")
 
 
 def game_files(paths: Iterable[str | Path], skip: Path | None = None) -> tuple[list[Path], list[Path]]:
-    """The given files and every game file under the given folders (a game suffix, or a file some
-    grounder recognizes), each folder's sorted; and the SAR scenarios a folder walk passed over
+    """The given files and every game file under the given folders (a game suffix, a file some
+    grounder recognizes, or a plan file), each folder's sorted; and the SAR scenarios a folder walk passed over
     (simulator inputs, not games). A missing path is an error.
 
     Linked folders are walked, each real folder once (a link to an ancestor does not loop); a file
@@ -66,6 +66,7 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
     :func:`game_files`) and its :func:`identity`; the folders, files and links it could not read are
     among them. One ``stat`` a file: it says whether the file exists, is a regular file and which it is."""
     from strips_int.grounders import START, kind_of
+    from strips_int.model.plan import plan_file
 
     visited: set[str] = set()
     unreadable: list[Path] = []
@@ -94,7 +95,7 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
                 continue
             try:
                 found = kind_of(file)
-                if file.suffix in GAME_SUFFIXES or found is not None:
+                if file.suffix in GAME_SUFFIXES or found is not None or plan_file(file):
                     candidates.append((file, found is not None and found[1] == START, identity(file, status)))
             except Exception:  # noqa: BLE001 - a recognizer that fails on a file: reading it will say why
                 candidates.append((file, False, identity(file, status)))

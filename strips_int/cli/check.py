@@ -18,7 +18,16 @@ from typing import Sequence
 from strips_int.errors import StripsIntError, guarded
 from strips_int.files import output_file
 
-from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
@@ -29,8 +38,10 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
     )
     add_domain_argument(parser)
     parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
-                        help="strips-int-trace/1 JSON files, raw Overcooked games or SAR logs")
-    parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's own)")
+                        help="strips-int-trace/1 JSON files, plan files (one ground action a line), or raw "
+                        "games a grounder reads (Overcooked, JaxMARL, SAR logs, Hanabi)")
+    parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's "
+                        "own) or plan (default: the problem beside the plan)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
     parser.add_argument("--plot", type=Path, metavar="OUT", help="draw each trace's timeline: OUT.png/.pdf/.svg, "
                         "or a folder with several traces (folders are created)")
@@ -38,8 +49,7 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
                         "OUT.graphml, or a folder with several traces (folders are created)")
     parser.add_argument("--html", type=Path, metavar="OUT", help="write each trace's self-contained HTML report: "
                         "OUT.html, or a folder with several traces (folders are created)")
-    for key in ("navigation-actions", "position-predicates", "ignore-predicates"):
-        parser.add_argument(f"--{key}", nargs="+", default=[], metavar="NAME", help=f"add to the domain's {key} pragma")
+    add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
 
@@ -70,18 +80,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     args = build_parser(prog).parse_args(argv)
     from strips_int.analysis.report import format_text
     from strips_int.batch.games import analyze_file
-    from strips_int.model.domain import load_domain
     from strips_int.model.problem import load_problem
 
     if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for
         from strips_int.visualize import plot_timeline, save, write_graphml, write_html
-    pragmas = {"navigation-actions": args.navigation_actions, "position-predicates": args.position_predicates,
-               "ignore-predicates": args.ignore_predicates}
     try:
         for out in (args.plot, args.graphml, args.html):  # before any work: a FIFO there would block the write
             if out is not None:
                 output_file(out, folder=True)
-        domain = guarded(str(args.domain), "domain", lambda: load_domain(args.domain).with_pragmas(pragmas))
+        domain = domain_of(args)
         problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
             if args.problem else None
     except StripsIntError as exc:

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any, Callable, Literal, NoReturn
 
-DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (overcooked, sar)"
+DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
 BROKEN_PIPE, INTERRUPTED = 141, 130
 
@@ -93,6 +93,40 @@ def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "
         if use is None or option.use in (use, "both"):
             group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar,
                                type=option.type)
+
+
+#: The domain pragmas a command line can add to (SPEC section 1), with what each names.
+PRAGMA_OPTIONS = {
+    "agent-types": ("TYPE", ("the agents' types, for a domain without a type agent (IPC: --agent-types truck "
+                             "airplane); adds to the domain's agent-types pragma")),
+    "navigation-actions": ("NAME", "add to the domain's navigation-actions pragma"),
+    "position-predicates": ("NAME", "add to the domain's position-predicates pragma"),
+    "ignore-predicates": ("NAME", "add to the domain's ignore-predicates pragma"),
+}
+
+
+def add_pragma_options(parser: argparse.ArgumentParser) -> None:
+    """``--agent-types T...`` and the other pragmas' options, which reach ``load_domain`` (:func:`domain_of`)."""
+    for key, (metavar, text) in PRAGMA_OPTIONS.items():
+        parser.add_argument(f"--{key}", nargs="+", default=[], metavar=metavar, help=text)
+
+
+def pragmas(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The pragma names given on the command line, by pragma (only those given)."""
+    return {key: names for key in PRAGMA_OPTIONS if (names := getattr(args, key.replace("-", "_"), None))}
+
+
+def domain_of(args: argparse.Namespace, name: Any = None) -> Any:
+    """The domain ``args.domain`` (or ``name``) names, with the pragmas given on the command line; what it
+    read and dropped (action costs) is said once, on standard error."""
+    from strips_int.errors import guarded
+    from strips_int.model.domain import load_domain
+
+    path = args.domain if name is None else name
+    domain = guarded(str(path), "domain", lambda: load_domain(path, pragmas(args)))
+    for note in domain.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return domain
 
 
 def grounder_options(args: argparse.Namespace) -> dict[str, Any]:

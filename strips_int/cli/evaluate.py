@@ -20,7 +20,18 @@ from typing import Any, Sequence
 
 from strips_int.errors import printable
 
-from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options, whole
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+    pragmas,
+    whole,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
@@ -28,8 +39,11 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
 
     parser = Parser(prog=prog, description="Analyse many games and write per-game and grouped tables.")
     add_domain_argument(parser)
-    parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked)")
+    parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked): "
+                        "traces, raw games, plan files")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--problem", type=Path, help="the PDDL problem of every plan and trace (default: a "
+                        "trace's own; a plan's beside it: p01.pddl for p01.plan, else the one problem in its folder)")
     parser.add_argument("--jobs", type=int, default=available_cpus(),
                         help="processes, or local Dask workers (default: the CPUs this process may use)")
     parser.add_argument("--scheduler", metavar="ADDRESS|local",
@@ -47,6 +61,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--seed", type=whole(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
                         "(the same inputs and options): its finished files are not done again")
+    add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
 
@@ -125,22 +140,24 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     from strips_int.batch.games import GAME_SUFFIXES, game_files
     from strips_int.batch.outputs import locked
     from strips_int.batch.shards import parse_shard, read_file_list
-    from strips_int.errors import StripsIntError
+    from strips_int.errors import StripsIntError, guarded
     from strips_int.grounders import check_options
-    from strips_int.model.domain import as_domain
+    from strips_int.model.problem import load_problem
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     start = time.perf_counter()
     printed = Printed()
     try:
-        domain = as_domain(args.domain)
+        domain = domain_of(args)
+        problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
+            if args.problem else None
         quiet_gc()  # again, so that collections do not walk the domain and the grounders either
         files, scenarios = game_files([*args.paths, *(read_file_list(args.files_from) if args.files_from else [])],
                                       skip=args.out)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by), args.resamples, args.seed,
-                      parse_shard(args.shard))
+                      parse_shard(args.shard), pragmas(args), problem)
         check_options(study.files, study.options)
         printed.scenarios = len(scenarios)
         with locked(args.out):

@@ -21,9 +21,18 @@ from strips_int.analysis.report import Report
 from strips_int.batch.games import analyze_file, analyze_games
 from strips_int.errors import StripsIntError, guarded
 from strips_int.files import output_file
-from strips_int.model.domain import as_domain
+from strips_int.model.domain import Domain
 
-from .contract import Parser, add_domain_argument, add_grounder_options, command, fail, grounder_options
+from .contract import (
+    Parser,
+    add_domain_argument,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+)
 
 
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
@@ -33,8 +42,8 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
                        ("influence", "the object-influence graph (SPEC section 7)")):
         command = commands.add_parser(name, help=text)
         add_domain_argument(command)
-        command.add_argument("trace", type=Path, help="a trace or raw game (its first game is drawn)")
-        add_grounder_options(command, "read")
+        command.add_argument("trace", type=Path, help="a trace, plan file or raw game (its first game is drawn)")
+        add_readers(command)
         command.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
                                               help="only time steps T0..T1 (either may be left out)")
@@ -45,17 +54,34 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")
     add_domain_argument(agents)
     agents.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="games (files or folders), added up")
-    add_grounder_options(agents, "read")
+    add_readers(agents)
     agents.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     summary = commands.add_parser("summary", help="Int_cons, Int_non-cons and reward per group, with 95 %% CIs")
-    summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.batch.evaluate")
+    summary.add_argument("summary", type=Path, help="summary.csv written by strips_int.evaluate")
     summary.add_argument("--out", type=Path, required=True, help="figure file: .png, .pdf or .svg")
     return parser
 
 
-def first_report(domain_path: str | Path, trace_path: Path, **options: Any) -> Report:
+def add_readers(command: argparse.ArgumentParser) -> None:
+    """What reading games takes: the problem of plans, the domain's pragmas, the grounders' options."""
+    command.add_argument("--problem", type=Path, help="PDDL problem of a plan or trace (default: a trace's own, "
+                         "the one beside a plan)")
+    add_pragma_options(command)
+    add_grounder_options(command, "read")
+
+
+def reading(args: argparse.Namespace) -> tuple[Domain, dict[str, Any]]:
+    """The domain (with the pragmas given) and what games are read with: ``problem`` and grounder options."""
+    from strips_int.model.problem import load_problem
+
+    domain = domain_of(args)
+    problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
+        if args.problem else None
+    return domain, {**grounder_options(args), **({"problem": problem} if problem is not None else {})}
+
+
+def first_report(domain: Domain, trace_path: Path, **options: Any) -> Report:
     """The report of the first game in ``trace_path``."""
-    domain = guarded(str(domain_path), "domain", lambda: as_domain(domain_path))
     for result in analyze_file(domain, trace_path, **options):
         return raised(result)
     raise StripsIntError(str(trace_path), None, "no game in the file")
@@ -79,17 +105,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
             figure = guarded(str(args.summary), "summary", lambda: plot_summary(args.summary))
         elif args.command == "timeline":
             window = parse_window(args.window) if args.window else None
-            report = first_report(args.domain, args.trace, **grounder_options(args))
+            domain, options = reading(args)
+            report = first_report(domain, args.trace, **options)
             figure = guarded(report.source, "timeline", lambda: plot_timeline(report, window=window))
         elif args.command == "agents":
-            domain = guarded(str(args.domain), "domain", lambda: as_domain(args.domain))
-            reports = [raised(result).to_dict()
-                       for result in analyze_games(domain, *args.paths, **grounder_options(args))]
+            domain, options = reading(args)
+            reports = [raised(result).to_dict() for result in analyze_games(domain, *args.paths, **options)]
             if not reports:
                 raise StripsIntError(" ".join(map(str, args.paths)), None, "no game files")
             figure = guarded(" ".join(map(str, args.paths)), "agents", lambda: plot_agents(reports))
         else:
-            report = first_report(args.domain, args.trace, **grounder_options(args))
+            domain, options = reading(args)
+            report = first_report(domain, args.trace, **options)
             figure = guarded(report.source, "influence",
                              lambda: plot_influence(report, args.object, args.since, whole=args.all))
         print(guarded(str(args.out), "saving", lambda: save(figure, args.out)))

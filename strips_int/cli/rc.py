@@ -19,7 +19,16 @@ from typing import Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError, brief, guarded
 
-from .contract import DOMAIN_HELP, Parser, add_grounder_options, command, fail, grounder_options
+from .contract import (
+    DOMAIN_HELP,
+    Parser,
+    add_grounder_options,
+    add_pragma_options,
+    command,
+    domain_of,
+    fail,
+    grounder_options,
+)
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
@@ -115,6 +124,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     parser.add_argument("--jobs", type=int, metavar="N", help="planner calls at once (default: the CPUs "
                         "this process may use)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_pragma_options(parser)
     add_grounder_options(parser, "start")
     return parser
 
@@ -143,11 +153,10 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     reaches JaxMARL's layouts when no Overcooked layout has that name.
     """
     from strips_int.grounders import registered
-    from strips_int.model.domain import load_domain
     from strips_int.model.problem import load_problem
 
     given = grounder_options(args)
-    named = load_domain(args.domain) if args.domain else None
+    named = domain_of(args) if args.domain else None
     chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)
               and (named is None or g.domain == named.name)]
     chosen.sort(key=lambda g: -sum(o.dest in given for o in g.options))
@@ -156,7 +165,7 @@ def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         first_error = None
         for grounder in chosen:
             mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
-            domain = named or load_domain(grounder.domain)
+            domain = named or domain_of(args, grounder.domain)
             try:
                 problem = guarded(name, "reading", lambda: grounder.start_problem(name, domain, **mine))
             except StripsIntError as exc:

@@ -7,7 +7,9 @@ kept; everything kept is about one domain, so the domain owns it
 state: a domain dropped takes its cache with it. Each user of the cache keeps
 its values in a table of its own name. A ground action's memo (what each
 analysis context reads of it) is part of its domain's cache: :meth:`clear`
-empties the memos of the actions the domain made.
+empties the memos of the actions the domain made. Written by hand (a dict
+with a bound): ``functools``' caches belong to module-level functions, these
+tables to one domain.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from strips_int.files import decode, read_bytes
 from . import domain_cache
 from .cache import Cache
 from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
+from .published import readable
 from .task import Fact, GroundAction
 
 #: A term of a compiled atom: a parameter position (int) or a constant name (str).
@@ -27,8 +28,14 @@ Term = int | str
 #: A compiled atom: predicate name and terms.
 Template = tuple[str, tuple[Term, ...]]
 
-PRAGMA_KEYS = ("navigation-actions", "position-predicates", "ignore-predicates")
+PRAGMA_KEYS = ("agent-types", "navigation-actions", "position-predicates", "ignore-predicates")
+#: The type whose objects (and its subtypes') are agents in every domain (SPEC section 1).
+AGENT_TYPE = "agent"
+#: The function of PDDL's action costs (``:action-costs``).
+TOTAL_COST = "total-cost"
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
+#: The field of :class:`Domain` that holds each pragma's names.
+_FIELD = {key: key.replace("-", "_") for key in PRAGMA_KEYS}
 #: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
 _GROUNDED = "ground"
 
@@ -87,6 +94,13 @@ class Domain:
     position_predicates: frozenset[str]
     ignore_predicates: frozenset[str]
     type_ancestors: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    #: The types named by the ``agent-types`` pragma: with ``agent``, their objects (and their subtypes') are agents.
+    agent_types: frozenset[str] = frozenset()
+    #: The numeric functions of the domain's action costs (``total-cost`` and what it is increased by),
+    #: read and dropped: they change no fact (SPEC section 1).
+    cost_functions: frozenset[str] = frozenset()
+    #: The actions whose first parameter is an MA-PDDL ``:agent`` (its type must be an agent type).
+    agent_lines: frozenset[str] = frozenset()
     #: What is worked out once for this domain and kept (:mod:`strips_int.model.cache`): one owner, one clear().
     cache: Cache = dataclasses.field(default_factory=Cache, init=False, compare=False, repr=False)
 
@@ -113,24 +127,67 @@ class Domain:
         return not self.ancestors(obj_type).isdisjoint(allowed)
 
     def is_agent_type(self, obj_type: str) -> bool:
-        """Agents are objects of type ``agent`` or any subtype of it."""
-        return self.is_subtype(obj_type, "agent")
+        """Agents are objects of type ``agent``, of a type the ``agent-types`` pragma names, or of a subtype."""
+        ancestors = self.ancestors(obj_type)
+        return AGENT_TYPE in ancestors or not ancestors.isdisjoint(self.agent_types)
+
+    def actor_position(self, param_types: Iterable[frozenset[str]]) -> int | None:
+        """SPEC section 1: the first parameter declared with an agent type (an ``either`` type counts only
+        when every type in it is one), or None: an environment action."""
+        return next((i for i, types in enumerate(param_types) if all(map(self.is_agent_type, types))), None)
+
+    def check_agents(self) -> Domain:
+        """This domain, if it has agents to speak of: some type is an agent type, and the ``:agent`` of each
+        MA-PDDL action is of one. Otherwise an error that says how to name them (SPEC section 1)."""
+        if not any(map(self.is_agent_type, self.type_names())):
+            declared = sorted(self.type_names() - {ROOT_TYPE})
+            raise StripsIntError(self.source, None, "no agent type: declare a type agent (with subtypes), or name "
+                                 "the agents' types with the pragma '; @strips-int agent-types: T...' or the option "
+                                 "--agent-types T..." + (f" (its types: {cut(' '.join(declared), 120)})" if declared
+                                                         else " (it declares no types: agents need one)"))
+        for name in sorted(self.agent_lines):
+            schema = self.schemas[name]
+            if schema.actor != 0:
+                raise StripsIntError(self.source, f"action {cut(name)}", f"its :agent ?{schema.params[0]} is a "
+                                     f"{'/'.join(sorted(schema.param_types[0]))}, not an agent type: name it with "
+                                     "--agent-types or the agent-types pragma")
+        return self
+
+    def is_navigation(self, action: GroundAction) -> bool:
+        """SPEC section 6: by pragma (exactly its schemas), else decided on the ground step."""
+        return is_navigation(action, self.navigation_actions)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What was read and dropped from the file, to be said once (SPEC section 1)."""
+        if not self.cost_functions:
+            return ()
+        costs = ", ".join(sorted(self.cost_functions))
+        return (f"{self.source}: action costs ({costs}) read and dropped: they change no fact",)
 
     def type_names(self) -> frozenset[str]:
         """Every declared type name, ``object`` included."""
         return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
 
-    def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> "Domain":
-        """This domain with more pragma names (as the CLI adds them), checked."""
+    def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> Domain:
+        """This domain with more pragma names (as the CLI adds them), checked; more agent types make
+        the actors of the schemas again."""
         extra = {key: frozenset(n.lower() for n in names) for key, names in pragmas.items()}
         _check_pragma_names(self, extra, where=None)
-        return dataclasses.replace(
+        if not any(extra.values()):
+            return self
+        domain = dataclasses.replace(
             self,
+            agent_types=self.agent_types | extra.get("agent-types", frozenset()),
             navigation_actions=self.navigation_actions | extra.get("navigation-actions", frozenset()),
             position_predicates=self.position_predicates
             | extra.get("position-predicates", frozenset()),
             ignore_predicates=self.ignore_predicates | extra.get("ignore-predicates", frozenset()),
         )
+        if domain.agent_types == self.agent_types:
+            return domain
+        return dataclasses.replace(domain, schemas={name: dataclasses.replace(
+            schema, actor=domain.actor_position(schema.param_types)) for name, schema in domain.schemas.items()})
 
     def width(self, obj_type: str) -> int:
         """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
@@ -152,19 +209,16 @@ class Domain:
         changed = {pred for s in self.schemas.values() for pred, _ in s.add + s.delete}
         return frozenset(self.predicates) - changed
 
-    @functools.cached_property
-    def navigation(self) -> frozenset[str]:
-        """The names of the navigation actions (:meth:`is_navigation`)."""
-        return frozenset(name for name, schema in self.schemas.items() if self.is_navigation(schema))
 
-    def is_navigation(self, schema: Schema) -> bool:
-        """SPEC section 6: by pragma, else when every add/delete mentions the actor."""
-        if self.navigation_actions:
-            return schema.name in self.navigation_actions
-        if schema.actor is None:
-            return False
-        effects = schema.add + schema.delete
-        return bool(effects) and all(schema.actor in terms for _, terms in effects)
+def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
+    """SPEC section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
+    an agent is navigation when every fact its ground action adds or deletes mentions its actor, decided on
+    the step, not the schema (handing an item to oneself is navigation, to another agent not); one that
+    adds and deletes nothing (a wait) is navigation too. An environment step is never a sub-task either way."""
+    if named:
+        return action.name in named
+    actor = action.actor
+    return actor is not None and all(actor in fact[1:] for facts in (action.add, action.delete) for fact in facts)
 
 
 def _ancestors(parents: Mapping[str, str], obj_type: str) -> frozenset[str]:
@@ -200,30 +254,56 @@ def as_domain(domain: Domain | str | Path) -> Domain:
     return domain if isinstance(domain, Domain) else load_domain(domain)
 
 
-def load_domain(path: str | Path) -> Domain:
-    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas.
+def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = None) -> Domain:
+    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas
+    and those of ``pragmas`` (as the CLI adds them: ``{"agent-types": ["truck", "airplane"]}``).
 
-    Compiled once: the result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`),
-    keyed by the file's bytes, so later processes skip the parser (0.1-0.2 s).
+    A domain with no agent type is refused, with how to name them (SPEC section 1). Compiled once: the
+    result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
+    so later processes skip the parser (0.1-0.2 s).
     """
     path = domain_file(path)
     source = str(path)
     data = read_bytes(path, MAX_PDDL_BYTES)
     cached = domain_cache.load("domain", data)
+    domain = None
     if cached is not None:
         try:
-            return domain_from_json(cached, source)
+            domain = domain_from_json(cached, source)
         except (KeyError, TypeError, ValueError, AttributeError):
             pass  # a damaged or foreign entry: compiled again and rewritten
-    domain = parse_domain(decode(data, source), source)
-    domain_cache.store("domain", data, domain_to_json(domain))
-    return domain
+    if domain is None:
+        domain = parse_domain(decode(data, source), source)
+        domain_cache.store("domain", data, domain_to_json(domain))
+    return domain.with_pragmas(pragmas or {}).check_agents()
+
+
+def read_pragmas(text: str, source: str) -> list[tuple[int, str, frozenset[str]]]:
+    """The ``; @strips-int KEY: NAME...`` comment lines of a domain's text: line number, key and names
+    (the names are checked against the compiled domain)."""
+    found = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        match = _PRAGMA.search(line)
+        if match is None:
+            continue
+        key, names = match.group(1).lower(), frozenset(match.group(2).lower().split())
+        if key not in PRAGMA_KEYS:
+            raise StripsIntError(
+                source, f"line {lineno}", f"unknown pragma {brief(key)} (known: {', '.join(PRAGMA_KEYS)})"
+            )
+        found.append((lineno, key, names))
+    return found
 
 
 def parse_domain(text: str, source: str) -> Domain:
-    """Parse and check a domain's PDDL text (see :func:`load_domain`)."""
-    parsed = parse(domain_parser(), text, source)
-    parents = unique(source, "type", ((str(t).lower(), str(p).lower() if p else ROOT_TYPE)
+    """Parse and check a domain's PDDL text (see :func:`load_domain`; the text as published, :mod:`.published`)."""
+    lines = read_pragmas(text, source)
+    pragmas: dict[str, frozenset[str]] = {}
+    for _, key, names in lines:
+        pragmas[key] = pragmas.get(key, frozenset()) | names
+    prepared = readable(text)
+    parsed = parse(domain_parser(), prepared.text, source)
+    parents = unique(source, "type", ((single_type([t]), single_type([p]) if p else ROOT_TYPE)
                                        for t, p in parsed.types.items()))
     parents.pop(ROOT_TYPE, None)
     _check_hierarchy(parents, source)
@@ -241,22 +321,15 @@ def parse_domain(text: str, source: str) -> Domain:
         position_predicates=frozenset(),
         ignore_predicates=frozenset(),
         type_ancestors=_type_ancestors(parents),
+        agent_types=pragmas.get("agent-types", frozenset()),
+        cost_functions=frozenset(str(f.name).lower() for f in parsed.functions),
+        agent_lines=prepared.agent_lines,
     )
     schemas = unique(source, "action", ((schema.name, schema) for schema in
                                          (_compile(partial, a, source) for a in sorted(parsed.actions, key=lambda a: str(a.name)))))
     domain = dataclasses.replace(partial, schemas=schemas)
-    pragmas: dict[str, frozenset[str]] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        match = _PRAGMA.search(line)
-        if match is None:
-            continue
-        key, names = match.group(1).lower(), frozenset(match.group(2).lower().split())
-        if key not in PRAGMA_KEYS:
-            raise StripsIntError(
-                source, f"line {lineno}", f"unknown pragma {brief(key)} (known: {', '.join(PRAGMA_KEYS)})"
-            )
+    for lineno, key, names in lines:
         _check_pragma_names(domain, {key: names}, where=f"line {lineno}")
-        pragmas[key] = pragmas.get(key, frozenset()) | names
     return dataclasses.replace(
         domain,
         navigation_actions=pragmas.get("navigation-actions", frozenset()),
@@ -279,7 +352,9 @@ def domain_to_json(domain: Domain) -> dict[str, Any]:
              "unequal": [list(e) for e in s.unequal], "actor": s.actor}
             for s in domain.schemas.values()
         ],
-        **{key: sorted(getattr(domain, key.replace("-", "_"))) for key in PRAGMA_KEYS},
+        **{key: sorted(getattr(domain, _FIELD[key])) for key in PRAGMA_KEYS},
+        "cost_functions": sorted(domain.cost_functions),
+        "agent_lines": sorted(domain.agent_lines),
     }
 
 
@@ -332,8 +407,9 @@ def domain_from_json(data: Any, source: str) -> Domain:
     schemas = {s.name: s for s in map(schema, data["schemas"])}
     return Domain(
         name=data["name"], source=source, parents=parents, constants=constants, predicates=predicates,
-        schemas=schemas, **{key.replace("-", "_"): frozenset(names(data[key])) for key in PRAGMA_KEYS},
-        type_ancestors=_type_ancestors(parents),
+        schemas=schemas, **{_FIELD[key]: frozenset(names(data[key])) for key in PRAGMA_KEYS},
+        type_ancestors=_type_ancestors(parents), cost_functions=frozenset(names(data["cost_functions"])),
+        agent_lines=frozenset(names(data["agent_lines"])).intersection(schemas),
     )
 
 
@@ -360,10 +436,23 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
     for key, names in pragmas.items():
         if key not in PRAGMA_KEYS:
             raise StripsIntError(domain.source, where, f"unknown pragma {brief(key)}")
-        known = domain.schemas if key == "navigation-actions" else domain.predicates
-        kind = "action" if key == "navigation-actions" else "predicate"
+        known, kind = {"navigation-actions": (domain.schemas, "action"),
+                       "agent-types": (domain.type_names() - {ROOT_TYPE}, "type")}.get(key, (domain.predicates, "predicate"))
         for name in sorted(names - set(known)):
             raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
+
+
+def _action_cost(effect, functions: frozenset[str]) -> bool:
+    """Whether ``effect`` is an action cost, ``(increase (total-cost) N)`` with N a number or a function of
+    the domain (PDDL 3.1's :action-costs): dropped, as it changes no fact (SPEC section 1)."""
+    from pddl.logic.functions import Increase, NumericFunction, NumericValue
+
+    if not isinstance(effect, Increase) or len(effect.operands) != 2:
+        return False
+    target, amount = effect.operands
+    return (isinstance(target, NumericFunction) and str(target.name).lower() == TOTAL_COST
+            and (isinstance(amount, NumericValue) or isinstance(amount, NumericFunction)
+                 and str(amount.name).lower() in functions))
 
 
 def _compile(domain: Domain, action, source: str) -> Schema:
@@ -420,13 +509,10 @@ def _compile(domain: Domain, action, source: str) -> Schema:
             add.append(atom(lit))
         elif isinstance(lit, Not) and isinstance(lit.argument, Predicate):
             delete.append(atom(lit.argument))
-        else:
+        elif not _action_cost(lit, domain.cost_functions):
             raise StripsIntError(source, where, f"effect {cut(str(lit))} is not STRIPS: effects are conjunctions "
-                                 "of literals (no when, forall or numbers)")
-    actor = next(
-        (i for i, types in enumerate(param_types) if any(domain.is_agent_type(t) for t in types)),
-        None,
-    )
+                                 "of literals (no when, forall or numbers but action costs)")
+    actor = domain.actor_position(param_types)
     return Schema(
         name=name,
         params=params,

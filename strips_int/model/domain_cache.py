@@ -26,7 +26,7 @@ from strips_int.files import read_json, write_atomic
 #: Set to ``0`` to turn the cache off.
 CACHE_ENV = "STRIPS_INT_CACHE"
 #: The modules whose source is part of every key: those that parse and compile domains.
-_COMPILER = (Path(__file__).with_name("pddl.py"), Path(__file__).with_name("domain.py"))
+_COMPILER = tuple(Path(__file__).with_name(name) for name in ("pddl.py", "published.py", "domain.py"))
 
 
 def folder() -> Path | None:

@@ -136,7 +136,7 @@ def _execute(trace: Trace, ids: _FactIds) -> Run:
         getter, pre, neg_pre, add, delete = compiled
         if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
             facts = ids.facts
-            raise StripsIntError(trace.source, step.describe(), action.not_applicable({facts[i] for i in state}))
+            raise StripsIntError(trace.source, trace.place(step), action.not_applicable({facts[i] for i in state}))
         # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
         achievers.append(getter(last))
         new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))

@@ -13,6 +13,8 @@ from typing import Any, Iterable
 
 from strips_int.errors import StripsIntError, cut
 
+from .published import OBJECT_STAND_IN
+
 #: The largest PDDL file read (2 MiB, some 60,000 facts). pddl's parser takes about 5 s of CPU
 #: per MiB of dense PDDL, so this keeps any file to seconds; real domains are a few KB.
 MAX_PDDL_BYTES = 2 * 2**20
@@ -47,6 +49,16 @@ _NOT_STRIPS = {
     "universal-preconditions": "(forall ...)", "quantified-preconditions": "(exists ...) or (forall ...)",
     "conditional-effects": "(when ...)", "numeric-fluents": "numbers", "fluents": "numbers",
 }
+
+
+_DEFINES = re.compile(rb"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
+_COMMENT = re.compile(rb";[^\n]*")
+
+
+def defines(head: bytes) -> str | None:
+    """What a PDDL file defines, from its first bytes: ``"domain"``, ``"problem"``, or None (not PDDL)."""
+    found = _DEFINES.match(_COMMENT.sub(b"", head).lstrip())
+    return found.group(1).decode().lower() if found else None
 
 
 def parse(parser, text: str, source: str):
@@ -126,7 +138,10 @@ def unique(source: str, kind: str, pairs: Iterable[tuple[str, Any]]) -> dict[str
 
 
 def types_of(tags) -> frozenset[str]:
-    return frozenset(str(t).lower() for t in tags) or frozenset({ROOT_TYPE})
+    """The types of a `pddl` term's type tags, lower-case (``object`` when it has none, or the stand-in
+    :data:`~strips_int.model.published.OBJECT_STAND_IN`)."""
+    found = frozenset(str(t).lower() for t in tags) or frozenset({ROOT_TYPE})
+    return found if OBJECT_STAND_IN not in found else found - {OBJECT_STAND_IN} | {ROOT_TYPE}
 
 
 def single_type(tags) -> str:

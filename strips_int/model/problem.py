@@ -7,16 +7,20 @@ was read.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
 from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_text
 
-from .domain import Domain
+from .domain import TOTAL_COST, Domain
 from .pddl import MAX_PDDL_BYTES, PDDL_NAME, conjuncts, parse, problem_parser, single_type, unique
+from .published import readable
 from .task import Fact, Problem, format_fact, parse_atom
 
+#: How a negative literal written as text starts.
+_NEGATIVE = re.compile(r"\s*\(\s*not[\s(]", re.IGNORECASE)
 #: The longest atom text read from a trace (an action or an inline problem's fact). Real atoms
 #: are under 100 characters; the bound keeps every message that shows an atom short.
 MAX_ATOM_CHARS = 1000
@@ -71,31 +75,56 @@ def make_problem(
 
 
 def load_problem(domain: Domain, path: str | Path) -> Problem:
-    """Parse a PDDL problem file with `pddl` and check it against ``domain``."""
+    """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``.
+
+    The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
+    and the ``:metric`` are dropped, as the costs are (SPEC section 1); a negative goal literal is refused.
+    """
+    from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
     source = str(path)
-    parsed = parse(problem_parser(), read_text(path, MAX_PDDL_BYTES), source)
+    parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
+    name = str(parsed.name).lower()
     if parsed.domain_name and str(parsed.domain_name).lower() != domain.name:
         raise StripsIntError(
             source, "(:domain ...)", f"problem is for domain {brief(str(parsed.domain_name).lower())}, not {domain.name!r}"
         )
     objects = unique(source, "object", ((str(o.name).lower(), single_type(o.type_tags)) for o in parsed.objects))
-    init = [_fact_of(p, source, "init") for p in parsed.init]
+    init = [_fact_of(p, source, "init") for p in parsed.init
+            if not _cost_value(p, domain.cost_functions | {TOTAL_COST})]
     goal = []
     for part in conjuncts(parsed.goal):
+        if isinstance(part, Not) and isinstance(part.argument, Predicate):
+            raise StripsIntError(source, f"goal of problem {cut(name)}", negative_goal(str(part)))
         if not isinstance(part, Predicate):
-            raise StripsIntError(source, "goal", f"{cut(str(part))} is not STRIPS: goals are conjunctions of "
-                                 "positive atoms (no not, or, exists, forall)")
+            raise StripsIntError(source, f"goal of problem {cut(name)}", f"{cut(str(part))} is not STRIPS: goals are "
+                                 "conjunctions of positive atoms (no or, exists, forall)")
         goal.append(_fact_of(part, source, "goal"))
-    return make_problem(domain, str(parsed.name).lower(), objects, init, goal, source)
+    return make_problem(domain, name, objects, init, goal, source)
+
+
+def negative_goal(literal: str) -> str:
+    """The refusal of a negative goal literal (SPEC section 12)."""
+    return (f"{cut(literal)} is a negative goal literal, which strips_int refuses: a goal is a conjunction of "
+            "positive atoms (the facts whose last achievers make steps relevant)")
+
+
+def _cost_value(item, functions: frozenset[str]) -> bool:
+    """Whether an initial value is of an action cost, ``(= (total-cost) 0)``, ``(= (f a b) 7)`` (dropped)."""
+    from pddl.logic.functions import EqualTo, NumericFunction
+
+    return (isinstance(item, EqualTo) and bool(item.operands) and isinstance(item.operands[0], NumericFunction)
+            and str(item.operands[0].name).lower() in functions)
 
 
 def _fact_of(p, source: str, where: str) -> Fact:
     from pddl.logic.predicates import Predicate
 
     if not isinstance(p, Predicate):
-        raise StripsIntError(source, where, f"{cut(str(p))} is not a positive ground atom")
+        raise StripsIntError(source, where, f"{cut(str(p))} is not a positive ground atom" + (
+            ": numbers are not STRIPS (strips_int reads only a domain's action costs, and drops them)"
+            if "(=" in str(p) else ""))
     return (str(p.name).lower(), *(str(t.name).lower() for t in p.terms))
 
 
@@ -119,6 +148,10 @@ def problem_from_dict(domain: Domain, data: object, source: str) -> Problem:
         items = data.get(key, [])
         if not isinstance(items, list):
             raise StripsIntError(source, f"problem.{key}", f"must be a list of atoms like '(p a b)', found {brief(items)}")
+        for i, item in enumerate(items):
+            if key == "goal" and isinstance(item, str) and _NEGATIVE.match(item):
+                raise StripsIntError(source, f"problem.goal[{i}] of problem {brief(data.get('name', 'inline'))}",
+                                     negative_goal(item))
         return [read_atom(item, source, f"problem.{key}[{i}]") for i, item in enumerate(items)]
 
     for obj, obj_type in data["objects"].items():

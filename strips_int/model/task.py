@@ -55,6 +55,11 @@ class GroundAction:
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))
 
+    def __getstate__(self) -> dict:
+        """Pickled without its memo: what this process worked out (compiled closures among it) stays here,
+        so a planner's child process can send back the ground actions of its plan."""
+        return {**self.__dict__, "memo": {}}
+
     def applicable(self, state: frozenset[Fact] | set[Fact]) -> bool:
         """Positive preconditions hold in ``state`` and negative ones do not."""
         return self.pre <= state and state.isdisjoint(self.neg_pre)

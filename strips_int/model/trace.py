@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_json
 
 from .domain import Domain
 from .problem import MAX_ATOM_CHARS, load_problem, problem_from_dict, read_atom
@@ -59,6 +58,12 @@ class Trace:
     problem: Problem
     steps: tuple[Step, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
+    #: The file line of each step, for a plan file (:mod:`.plan`), so that its errors name the line.
+    lines: tuple[int, ...] = ()
+
+    def place(self, step: Step) -> str:
+        """How an error names ``step``: ``step 3 (t=4, agent nurse1)``, after its line in a plan file."""
+        return step.describe() if not self.lines else f"line {self.lines[step.index]}, {step.describe()}"
 
 
 def step_label(index: int, t: object, agent: str | None) -> str:
@@ -116,11 +121,6 @@ class ActionGrounder:
         return action
 
 
-def load_trace(path: str | Path, domain: Domain, problem: Problem | str | Path | None = None) -> Trace:
-    """Read a trace file; ``problem`` (a Problem or a path) overrides the trace's own."""
-    return trace_from_dict(read_json(path), domain, str(path), problem, base=Path(path).parent)
-
-
 def trace_from_dict(
     data: Any,
     domain: Domain,
@@ -128,7 +128,7 @@ def trace_from_dict(
     problem: Problem | str | Path | None = None,
     base: Path = Path("."),
 ) -> Trace:
-    """Build a trace from its parsed JSON (see :func:`load_trace`)."""
+    """Build a trace from its parsed JSON (see :func:`strips_int.model.trace_file.load_trace`)."""
     if not isinstance(data, dict):
         raise StripsIntError(source, None, f"a trace is a JSON object with \"format\": \"{FORMAT}\", found {brief(data)}")
     if data.get("format") != FORMAT:
