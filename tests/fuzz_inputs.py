@@ -428,10 +428,10 @@ def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
 
 
 def run_cli(*args: str, stdin: bytes | None = None, timeout: int = CLI_SECONDS,
-            cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m strips_int.<args>`` in a child process under a 3 GB address-space limit."""
+            cwd: Path | None = None, memory: int = 3 << 30) -> subprocess.CompletedProcess:
+    """``python -m strips_int.<args>`` in a child process under an address-space limit of ``memory`` bytes."""
     def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     return subprocess.run([sys.executable, "-m", *args], input=stdin, capture_output=True, timeout=timeout,
                           preexec_fn=limit, cwd=cwd)
