@@ -199,13 +199,18 @@ def _nesting(raw: bytes) -> int:
     return _PEEL_PASSES + int(numpy.cumsum(steps).max(initial=0))
 
 
-def output_file(path: str | Path, folder: bool = False) -> None:
+def output_file(path: str | Path, folder: bool = False, parent: bool = False) -> None:
     """Raise unless ``path`` can be written as a file without waiting: absent or a regular file (or, with
     ``folder``, a folder to write into). A FIFO would block the writer until some reader opens it, which
-    may be never; a device or socket is no file to write a table or figure into."""
+    may be never; a device or socket is no file to write a table or figure into. With ``parent`` (for a
+    writer that creates no folders) the folder it goes in must be one already."""
     try:
         mode = os.stat(path).st_mode
-    except OSError:  # absent, or not to be looked at: then opening it fails at once, and says why
+    except (FileNotFoundError, NotADirectoryError):
+        if parent and not Path(path).parent.is_dir():
+            raise StripsIntError(str(path), None, f"cannot write: no folder {Path(path).parent}") from None
+        return
+    except OSError:  # not to be looked at: then opening it fails at once, and says why
         return
     except ValueError as exc:  # a NUL in the path
         raise StripsIntError(str(path), None, f"cannot write: {exc}") from None
@@ -267,8 +272,8 @@ def writer(path: Path, mode: str = "w", shown: Path | None = None, newline: str 
 def atomic_open(path: Path, newline: str | None = None) -> Iterator[Writer]:
     """A UTF-8 text file written under a temporary name in ``path``'s folder and renamed to ``path``
     when the block ends without an exception (removed when it raises, interruptions included).
-    ``path`` must be absent or a regular file (:func:`output_file`); a failed write names it."""
-    output_file(path)
+    ``path`` must be absent or a regular file, in a folder (:func:`output_file`); a failed write names it."""
+    output_file(path, parent=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with writer(temporary, shown=path, newline=newline) as handle:

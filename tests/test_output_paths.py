@@ -48,6 +48,23 @@ def test_rc_refuses_a_fifo_as_its_table_before_planning(tmp_path):
     one_line(run_cli("strips_int.rc", "--all-layouts", "--out", str(table), timeout=AT_ONCE), table)
 
 
+def test_rc_refuses_a_table_in_a_missing_folder_before_planning(tmp_path):
+    """It planned every layout (26-52 s) and only then failed with an internal FileNotFoundError."""
+    table = tmp_path / "missing" / "rc.csv"
+    assert one_line(run_cli("strips_int.rc", "--all-layouts", "--out", str(table), timeout=AT_ONCE), table) \
+        == f"error: {table}: cannot write: no folder {table.parent}"
+
+
+def test_a_table_whose_folder_is_a_file_is_refused_before_it_is_written(tmp_path):
+    from strips_int.batch.tables import write_table
+    from strips_int.errors import StripsIntError
+
+    table = written(tmp_path / "file", "") / "rc.csv"
+    with pytest.raises(StripsIntError) as error:
+        write_table(table, ["a"], [[1]])
+    assert str(error.value) == f"{table}: cannot write: no folder {table.parent}"
+
+
 @pytest.mark.parametrize("name", ["games.csv", "games.jsonl", "manifest.json", ".lock"])
 def test_evaluate_refuses_a_fifo_among_the_files_of_its_folder(tmp_path, name):
     out = tmp_path / "out"

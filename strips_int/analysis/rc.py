@@ -32,7 +32,7 @@ from strips_int.model.trace import Step, Trace
 from strips_int.planners.bounded import Call, solve_all
 from strips_int.planners.result import BY_RELAXATION, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult, resolve_planner, stopped
 
-from .reachability import Reachable, relaxed_reachable
+from .reachability import OutOfTime, Reachable, relaxed_reachable
 
 if TYPE_CHECKING:
     from .report import Report
@@ -171,10 +171,13 @@ def required_cooperation(
     deadline = time.monotonic() + timeout if deadline is None else deadline
     planner = resolve_planner(planner)
     agent_names = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
-    team = relaxed_reachable(domain, problem)
-    bodies = {a: _body_facts(domain, problem, a) for a in agent_names} if others == ABSENT else {}
-    alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
-    mine = {a: relaxed_reachable(domain, alone[a], actors=[a]) for a in agent_names}
+    try:  # the time limit holds here too: on a 400 x 400 grid this takes minutes
+        team = relaxed_reachable(domain, problem, deadline=deadline)
+        bodies = {a: _body_facts(domain, problem, a, deadline) for a in agent_names} if others == ABSENT else {}
+        alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
+        mine = {a: relaxed_reachable(domain, alone[a], actors=[a], deadline=deadline) for a in agent_names}
+    except OutOfTime:
+        return _stopped_in_relaxation(problem, planner, others, agent_names, start)
     calls = {None: Call(domain, problem, agent_names, planner, plans)} if _goal_reached(team, problem.goal) else {}
     calls.update((a, Call(domain, alone[a], (a,), planner)) for a in agent_names if _goal_reached(mine[a], problem.goal))
     if time.monotonic() < deadline:
@@ -185,12 +188,24 @@ def required_cooperation(
     agents = {}
     for agent in agent_names:
         search = answers.get(agent, unreachable)
-        why = explain(domain, problem, alone[agent], agent, team, mine[agent]) if search.status == UNSOLVABLE else None
+        try:
+            why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
+                if search.status == UNSOLVABLE else None
+        except OutOfTime:
+            return _stopped_in_relaxation(problem, planner, others, agent_names, start)
         agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(search.status), search, why)
     joint = answers.get(None, unreachable)
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
     reports = _analyse(domain, problem, joint)
     return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start)
+
+
+def _stopped_in_relaxation(problem: Problem, planner: str, others: str, agent_names: tuple[str, ...],
+                           start: float) -> RCResult:
+    """The result when the time limit ends relaxed reachability: unknown for every agent and the team."""
+    answer = stopped("relaxed reachability", time.perf_counter() - start)
+    agents = {agent: AgentResult(agent, None, answer, None) for agent in agent_names}
+    return RCResult(problem, UNKNOWN, planner, others, agents, answer, (), time.perf_counter() - start)
 
 
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
@@ -230,13 +245,13 @@ def _without(problem: Problem, absent: Mapping[str, frozenset[Fact]]) -> Problem
         problem, init=frozenset(f for f in problem.init if absent.keys().isdisjoint(f[1:]) and f not in held))
 
 
-def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]:
+def _body_facts(domain: Domain, problem: Problem, agent: str, deadline: float) -> frozenset[Fact]:
     """What an agent's body holds (``--others absent`` drops it with the agent's own facts).
 
     These are the delete effects of its navigation actions from its initial
     place that do not name it (Overcooked's ``(occupied ?cell)``).
     """
-    reach = relaxed_reachable(domain, problem, actors=[agent])
+    reach = relaxed_reachable(domain, problem, actors=[agent], deadline=deadline)
     start = {reach.canonical(f) for f in problem.init}
     leaving = {
         fact
@@ -248,7 +263,7 @@ def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]
 
 
 def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str, team: Reachable,
-            mine: Reachable) -> Why:
+            mine: Reachable, deadline: float | None = None) -> Why:
     """Capability, reach or other, with the goal facts and first facts the agent cannot get.
 
     ``team_problem`` is the whole problem (``team`` its relaxed reachability),
@@ -273,11 +288,13 @@ def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str,
     lacking = _lacking_schemas(domain, problem.objects[agent])
     necessary = [  # action types the team cannot reach the goal without
         name for name in lacking
-        if not _goal_reached(relaxed_reachable(_without_schema(domain, name), team_problem), problem.goal)
+        if not _goal_reached(relaxed_reachable(_without_schema(domain, name), team_problem, deadline=deadline),
+                             problem.goal)
     ]
     if necessary:
         return Why(CAPABILITY, missing_goals, tuple(first), tuple(necessary))
-    if lacking and _goal_reached(relaxed_reachable(_widened(domain, lacking), problem, actors=[agent]), problem.goal):
+    if lacking and _goal_reached(relaxed_reachable(_widened(domain, lacking), problem, actors=[agent],
+                                                   deadline=deadline), problem.goal):
         return Why(CAPABILITY, missing_goals, tuple(first), tuple(lacking))
     return Why(REACH, missing_goals, tuple(first))
 
