@@ -21,6 +21,7 @@ from strips_int.grounders.overcooked.lift import layout_problem
 from strips_int.analysis.rc import required_cooperation
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
 from strips_int.cli.rc import main
+from strips_int.errors import StripsIntError
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
