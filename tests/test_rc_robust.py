@@ -189,7 +189,6 @@ def test_parallel_calls_give_the_sequential_answers(overcooked, name, others):
 
 
 def test_latex_table_escapes_every_special(tmp_path):
-    from strips_int.errors import StripsIntError
     from strips_int.cli.rc import _write_table, table_row
 
     row = table_row(StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext"), "a~b^c")
