@@ -218,6 +218,14 @@ def domain_text(requirements=" :equality", types="agent - object", constants="",
     ({"actions": "(:action a1 :parameters (?a - agent) :precondition (q ?a) :effect (q ?a))"}, "declared twice"),
     ({"actions": "(:action A1 :parameters (?a - agent) :precondition (q ?a) :effect (q ?a))"}, "declared twice"),
     ({"predicates": " (Q ?y)"}, "declared twice"),
+    # what pddl drops without a word: an equal definition again (its actions are a set), a parameter's second
+    # name (one variable), a derived predicate (never applied)
+    ({"actions": "(:action a1 :parameters (?a - agent) :precondition (p ?a) :effect (p ?a))"},
+     "line 7: action a1 declared twice (first on line 6)"),
+    ({"actions": "(:action a2 :parameters (?a - agent ?b ?a - agent) :precondition (p ?a) :effect (p ?a))"},
+     "line 7: action a2: parameter ?a named twice"),
+    ({"requirements": " :derived-predicates", "actions": "(:derived (q ?x) (p ?x))"},
+     "line 7: a :derived predicate, which is not STRIPS (strips_int applies no derived predicates)"),
     ({"pre": "(not " * 3000 + "(p ?a)" + ")" * 3000}, "nested too deeply"),
     ({"requirements": " :bogus"}, "syntax error"),
 ])
@@ -266,6 +274,15 @@ def test_a_bad_domain_exits_2_with_one_line(tmp_path):
     result = run_check(path, EXAMPLES / "kit-pass.trace.json")
     assert result.returncode == 2 and result.stderr.startswith(f"error: {path}: ")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_domain_defining_an_action_twice_exits_2_with_one_line(tmp_path):
+    """pddl kept one of two equal definitions, and check went on with the domain as if it were whole."""
+    path = tmp_path / "d.pddl"
+    path.write_text(domain_text(actions="(:action a1 :parameters (?a - agent) :precondition (p ?a) :effect (p ?a))"))
+    result = run_check(path, EXAMPLES / "kit-pass.trace.json")
+    assert (result.returncode, result.stderr) == (2, f"error: {path}: line 7: action a1 declared twice (first on "
+                                                     "line 6)\n")
 
 
 PROBLEM_TEXT = PROBLEM.read_text()
