@@ -23,6 +23,14 @@ class StripsIntError(Exception):
         super().__init__(printable(f"{place}: {message}"))  # one line, whatever the file's name holds
 
 
+class ArgumentError(StripsIntError, ValueError):
+    """A Python caller's argument outside what a function takes (``required_cooperation(timeout=-1)``): one
+    line naming the function, the argument and what it needs; a ValueError too, as Python's own checks are."""
+
+    def __init__(self, function: str, argument: str, need: str, value: object) -> None:
+        super().__init__(function, f"argument {argument}", f"need {need}, not {brief(value)}")
+
+
 #: Control characters (C0, tab and line breaks included, DEL, C1) and Unicode's line and paragraph separators:
 #: a line break would make one line two, a terminal acts on an escape sequence, XML holds almost none of them,
 #: and no font draws them.

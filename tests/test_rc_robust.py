@@ -21,7 +21,7 @@ from strips_int.grounders.overcooked.lift import layout_problem
 from strips_int.analysis.rc import required_cooperation
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
 from strips_int.cli.rc import main
-from strips_int.errors import StripsIntError
+from strips_int.errors import ArgumentError, StripsIntError, brief
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
@@ -79,12 +79,21 @@ def test_a_billion_soups_is_refused_at_once():
     assert done.stderr.count("\n") == 1 and "argument --soups: need at least 1 soup and at most" in done.stderr
 
 
-def test_library_errors_do_not_name_flags(overcooked):
+@pytest.mark.parametrize("argument, value, need", [
+    ("timeout", float("nan"), "seconds above 0, finite"), ("timeout", float("inf"), "seconds above 0, finite"),
+    ("timeout", 0, "seconds above 0, finite"), ("timeout", -1, "seconds above 0, finite"),
+    ("timeout", "10", "seconds above 0, finite"),  # a TypeError from math.isfinite before
+    ("others", "gone", "'idle' or 'absent'"), ("others", ["idle"], "'idle' or 'absent'"),
+    ("plans", 0, "a whole number of plans, at least 1"), ("jobs", 0, "None or a whole number of jobs, at least 1"),
+    ("jobs", 1.5, "None or a whole number of jobs, at least 1"),
+])
+def test_library_arguments_are_one_argument_error_naming_no_flag(overcooked, argument, value, need):
+    """Bare ValueErrors and TypeErrors before: now a StripsIntError that is also a ValueError."""
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
-    for bad in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"timeout": 0}, {"plans": 0}, {"jobs": 0}):
-        with pytest.raises(ValueError) as error:
-            required_cooperation(overcooked, problem, **bad)
-        assert "--" not in str(error.value)
+    with pytest.raises(ArgumentError) as error:
+        required_cooperation(overcooked, problem, **{argument: value})
+    assert isinstance(error.value, StripsIntError) and isinstance(error.value, ValueError)
+    assert str(error.value) == f"required_cooperation: argument {argument}: need {need}, not {brief(value)}"
 
 
 def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import ArgumentError, StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import execute
 from strips_int.model.task import Fact, GroundAction, Problem, format_fact
@@ -160,13 +161,18 @@ def required_cooperation(
     named by the phase it stopped in. The planner calls (each agent's
     projection, the joint problem) run in up to ``jobs`` processes at once
     (default: every CPU this process may use); ``plans`` asks for up to that
-    many joint plans.
+    many joint plans. An argument outside these is an
+    :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
     """
-    if others not in (IDLE, ABSENT):
-        raise ValueError(f"others must be {IDLE!r} or {ABSENT!r}, not {others!r}")
-    if not (math.isfinite(timeout) and timeout > 0) or plans < 1 or (jobs is not None and jobs < 1):
-        raise ValueError(f"need a positive, finite time limit and at least one plan and job, not "
-                         f"timeout={timeout}, plans={plans}, jobs={jobs}")
+    whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
+    for name, value, ok, need in (
+            ("others", others, others in (IDLE, ABSENT), f"{IDLE!r} or {ABSENT!r}"),
+            ("timeout", timeout, isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
+             and math.isfinite(timeout) and timeout > 0, "seconds above 0, finite"),
+            ("plans", plans, whole(plans), "a whole number of plans, at least 1"),
+            ("jobs", jobs, jobs is None or whole(jobs), "None or a whole number of jobs, at least 1")):
+        if not ok:
+            raise ArgumentError("required_cooperation", name, need, value)
     start = time.perf_counter()
     deadline = time.monotonic() + timeout if deadline is None else deadline
     planner = resolve_planner(planner)
