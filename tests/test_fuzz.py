@@ -27,7 +27,7 @@ from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, HH_2019, KIT_PAS
                          huge_string_pickle, json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse,
                          reset_pddl_parsers, rollout_arrays, rollout_list, run_cli, shared_halves, two_episodes,
                          user_study_game, written)
-from hanabi_json import HELP
+from hanabi_json import COLOUR, DISCARD, HELP, PLAY, RANK, RED, clue_and_discard, game
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -334,8 +334,14 @@ def test_jaxmarl_npz_bytes(workdir, domains, data):
 
 # ---------------------------------------------------------------- Hanabi: hanab.live game JSON
 
+#: Besides HELP: half a game of clues and discards (40 actions), and three players' clue, plays and discard.
+HANABI_GAMES = [HELP, {**game([], []), "actions": clue_and_discard(game([], [])["deck"], left=20)[0]},
+                game(["y1", "r2", "g1", "b1", "b2", "r1", "r3", "g2", "p4", "y4", "g3", "p1", "b3", "r4", "y2"],
+                     [(COLOUR, 1, RED), (PLAY, 5), (RANK, 0, 1), (PLAY, 0), (DISCARD, 6)], players=3)]
+
+
 @fuzz(60)
-@given(mutated(HELP))
+@given(st.sampled_from(HANABI_GAMES).flatmap(mutated))
 @example({**HELP, "deck": HELP["deck"] * 2000})
 @example({**HELP, "options": {"variant": "Rainbow (6 Suits)"}})
 def test_hanabi_json_mutations(workdir, domains, data):
@@ -343,7 +349,7 @@ def test_hanabi_json_mutations(workdir, domains, data):
 
 
 @fuzz(20)
-@given(damaged(json_text(HELP).encode()))
+@given(st.sampled_from([json_text(g).encode() for g in HANABI_GAMES]).flatmap(damaged))
 def test_hanabi_json_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "hanabi-damaged.json", data), domains["hanabi"])
 
