@@ -153,6 +153,10 @@ def all_options() -> tuple[Option, ...]:
     return tuple(seen.values())
 
 
+#: Game-file suffixes a strips-int trace never has: such a file no grounder recognizes is no game at all.
+NOT_TRACES = (".csv", ".pkl", ".pickle")
+
+
 def read_input(
     path: str | Path, domain: Domain, problem: Problem | None = None, **options: Any
 ) -> Iterator[Trace | StripsIntError]:
@@ -180,6 +184,11 @@ def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str
         yield exc
         return
     grounder = grounder_for(path)
+    if grounder is None and path.suffix.lower() in NOT_TRACES:
+        names = ", ".join(registered())
+        yield StripsIntError(str(path), None, f"not a game: no grounder ({names}) reads this {path.suffix} file, "
+                             "and a strips-int trace is JSON")
+        return
     if grounder is None:
         try:
             yield load_trace(path, domain, problem)

@@ -89,7 +89,8 @@ class Grounder(Protocol):
 
 class Drawing(Protocol):
     """Draws one state of a problem on matplotlib axes: ``agents`` in ``colors`` (by index), the objects in
-    ``highlight`` (those an interdependence shares) marked."""
+    ``highlight`` (those an interdependence shares) marked. It may also have ``key(ax, agents, colors)``,
+    which draws what its symbols mean (the HTML report shows it once, above the drawings)."""
 
     def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
                  colors: Sequence[str]) -> None:

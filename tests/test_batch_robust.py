@@ -361,7 +361,8 @@ def test_text_from_input_cannot_be_a_spreadsheet_formula_or_latex(tmp_path):
     assert (row["team"], row["minus"], row["plain"], row["count"]) == ("'" + team, "-3", "kitchen", "-2")
     assert row["constructive"] == "1"
     assert {r["team"] for r in read_csv(out / "summary.csv")} == {"'" + team}
-    tex = (out / "summary.tex").read_text()
+    # A key this long wraps in its column (issue 33): break points aside, the cell is the escaped text.
+    tex = (out / "summary.tex").read_text().replace(r"\allowbreak{}", "").replace(r"\raggedright ", "")
     assert (r"=cmd\textbar{}' /C calc'!A0 \#1 \$a \{b\} \textasciitilde{}c \textasciicircum{}d \textbackslash{}e \& 50\% "
             r"f\_g & 1 &") in tex
     assert r"| =cmd\|' /C calc'!A0 #1" in (out / "summary.md").read_text()

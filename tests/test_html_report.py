@@ -94,7 +94,7 @@ def test_html_report_in_headless_chromium(which, tmp_path, capsys):
     assert console == []
     dom = Page(browser.stdout)
     assert dom.rows == ["interdependence"] * rows
-    assert len(dom.images) == 1 + (rows if which == "overcooked" else 0)
+    assert len(dom.images) == 1 + (1 + rows if which == "overcooked" else 0)  # timeline, kitchens' key, kitchens
 
 
 @pytest.mark.skipif(not GAME.is_file(), reason="needs ../shared/data")

@@ -32,6 +32,8 @@ def test_victim_found_by_firefighter_treated_by_nurse():
         "type": "firefighter", "subtasks": 1, "triggers": 1, "accepted_triggers": 1,
         "pct_triggers": 100.0, "pct_not_accepted": 0.0, "given": 1, "received": 0,
         "given_required": 0, "received_required": 0,  # the nurse could have searched the kitchen herself
+        "given_constructive": 1, "received_constructive": 0,  # the one interdependence is constructive
+        "given_constructive_required": 0, "received_constructive_required": 0,
     }
     assert agents["nurse1"]["subtasks"] == 1
     assert agents["nurse1"]["triggers"] == 0

@@ -7,6 +7,7 @@ import shutil
 
 import networkx as nx
 import pytest
+from figure_checks import labels as text_labels, legend_texts, texts_outside_or_overlapping
 from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
 
 from strips_int import analyze, load_domain
@@ -16,7 +17,6 @@ from strips_int.grounders import read_input
 from strips_int.cli.plot import main as plot_main
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.text import Text
 
 from strips_int.visualize import (graphml_graph, parse_window, plot_agents, plot_influence, plot_summary,
                                   plot_timeline, save, write_graphml)
@@ -28,33 +28,9 @@ def arrows(figure, prefix="interdependence:"):
     return [p for p in figure.axes[0].patches if (p.get_gid() or "").startswith(prefix)]
 
 
-def legend_texts(figure):
-    return [t.get_text() for legend in figure.legends for t in legend.get_texts()]
-
-
 def read_csv(path):
     with open(path, newline="") as handle:
         return list(csv.DictReader(handle))
-
-
-def texts_outside_or_overlapping(figure, path):
-    """After a plain ``savefig``: the texts not wholly inside the figure, and the pairs of texts that overlap."""
-    figure.savefig(path)
-    renderer = figure.canvas.get_renderer()
-    texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
-    drawn = []
-    for ax in (ax for ax in figure.axes if ax.axison):  # tick labels outside the view limits are not drawn
-        drawn += [label for tick in ax.xaxis._update_ticks() + ax.yaxis._update_ticks()
-                  for label in (tick.label1, tick.label2) if label.get_visible()]
-    ticks = {id(label) for ax in figure.axes for axis in (ax.xaxis, ax.yaxis)
-             for label in axis.get_ticklabels(which="both") + [t.label2 for t in axis.get_major_ticks()]}
-    texts = [t for t in texts if id(t) not in ticks] + [t for t in drawn if t.get_text().strip()]
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
-    frame = figure.bbox
-    outside = [text for text, box in boxes
-               if box.x0 < frame.x0 or box.y0 < frame.y0 or box.x1 > frame.x1 or box.y1 > frame.y1]
-    pairs = [(a, b) for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:] if box.overlaps(other)]
-    return outside, pairs, len(boxes)
 
 
 @pytest.fixture(scope="module")
@@ -96,13 +72,14 @@ def test_timeline_of_a_real_400_step_game_keeps_texts_inside_and_apart(game, tmp
     assert legend_texts(figure) == ["constructive (19)", "looping (3)", "irrelevant (4)"]
     # Every label names the action of a sub-task drawn at its time on its lane, and the title counts the rest.
     at = {(s.t, s.action.name) for s in report.steps}
-    labels = [(t.xy[0], t.get_text()) for t in ax.texts]
-    assert len(labels) >= 30 and all(label in at for label in labels)
+    labels = [(t.xy[0], t.get_text()) for t in text_labels(ax)]
+    # Labels keep a gap and a clear leader line (issue 33): fewer fit in one column than when they ran together.
+    assert len(labels) >= 25 and all(label in at for label in labels)
     subtasks = sum(len(t.subtasks) for t in report.tasks.values())
     assert f"{subtasks - len(labels)} labels left out" in ax.get_title(loc="left")
     for suffix in ("png", "svg", "pdf"):
         outside, pairs, count = texts_outside_or_overlapping(figure, tmp_path / f"plain.{suffix}")
-        assert count > 40 and outside == [] and pairs == [], suffix
+        assert count > 35 and outside == [] and pairs == [], suffix
 
 
 def test_timeline_window(game, tmp_path):
@@ -112,7 +89,7 @@ def test_timeline_window(game, tmp_path):
     assert len(arrows(figure)) == len(inside) == 5
     ax = figure.axes[0]
     assert 98 < ax.get_xlim()[0] < 100 and 200 < ax.get_xlim()[1] < 202
-    assert all(100 <= t.xy[0] <= 200 for t in ax.texts)
+    assert all(100 <= t.xy[0] <= 200 for t in text_labels(ax))
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "w.png")
     assert outside == [] and pairs == []
     assert plot_main(["timeline", str(ROOT / "domains" / "overcooked.pddl"), str(GAME), "--window", "100:200",
@@ -183,16 +160,16 @@ def test_influence_of_one_object_by_default(game, tmp_path):
     figure = plot_influence(report)
     ax = figure.axes[0]
     assert "influence of object onion2 from t=0: 18 steps" in ax.get_title(loc="left")
-    labels = sorted((t.xy[0], t.get_text()) for t in ax.texts)
+    labels = sorted((t.xy[0], t.get_text()) for t in text_labels(ax))
     assert len(labels) == 18  # every step labelled
     times = [int(text.split(":")[0]) for _, text in labels]
     assert times == sorted(times) and [x for x, _ in labels] == list(range(18))  # left to right by time
-    assert legend_texts(figure) == ["looping"]  # onion2 is passed back and forth: only looping links
+    assert legend_texts(figure) == ["causal link", "looping"]  # onion2 is passed back and forth: only looping links
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "i.png")
     assert outside == [] and pairs == []
     whole = plot_influence(report, whole=True)
     assert "246 steps, 444 links" in whole.axes[0].get_title(loc="left")  # SPEC v2: deliver no longer needs (ready)
-    assert legend_texts(whole) == ["constructive", "looping", "irrelevant"]
+    assert legend_texts(whole) == ["causal link across lanes", "constructive", "looping", "irrelevant"]
     assert not whole.axes[0].texts
     outside, pairs, _ = texts_outside_or_overlapping(whole, tmp_path / "all.png")
     assert outside == [] and pairs == []
@@ -220,15 +197,17 @@ def test_summary_of_real_games_shows_n(tmp_path):
     assert plot_main(["summary", str(out / "summary.csv"), "--out", str(tmp_path / "summary.png")]) == 0
     figure = plot_summary(out / "summary.csv")
     left, right = figure.axes
-    assert [t.get_text() for t in left.get_yticklabels()] == ["counter_circuit / hsp", "forced_coordination / hsp"]
-    gids = {c.get_gid() for ax in (left, right) for c in ax.get_children() if c.get_gid()}
-    # two groups; five metrics (reward, Int_cons, its required and optional parts, Int_non-cons); a bar and its n each
-    assert len(gids) == 2 * 5 * 2
-    assert {"constructive_required:forced_coordination / hsp", "constructive_optional:counter_circuit / hsp"} <= gids
     rows = {(r["layout"], r["metric"]): r for r in read_csv(out / "summary.csv")}
-    for gid, text in n_texts(figure).items():
-        _, metric, group = gid.split(":")
-        assert text == f"n={rows[group.split(' / ')[0], metric]['n']}"
+    # n is said once per group, in its label (no metric rests on fewer games here)
+    assert [t.get_text() for t in left.get_yticklabels()] == [
+        f"{layout} / hsp (n={rows[layout, 'reward']['n']})" for layout in ("counter_circuit", "forced_coordination")]
+    assert n_texts(figure) == {}
+    gids = {c.get_gid() for ax in (left, right) for c in ax.get_children() if c.get_gid()}
+    # Int_cons's parts stacked (only the non-empty one on each layout), its interval, Int_non-cons, reward
+    assert {"constructive_optional:counter_circuit / hsp", "constructive_required:forced_coordination / hsp"} <= gids
+    assert not {"constructive_required:counter_circuit / hsp", "constructive_optional:forced_coordination / hsp"} & gids
+    assert {f"{m}:{layout} / hsp" for m in ("constructive", "non_constructive", "reward")
+            for layout in ("counter_circuit", "forced_coordination")} <= gids
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "plain.png")
     assert outside == [] and pairs == []
     # A cell resting on fewer games than its row says so.
@@ -246,9 +225,10 @@ def test_summary_of_single_games_has_no_interval(tmp_path):
     figure = plot_summary(tmp_path / "out" / "summary.csv")
     left, right = figure.axes
     assert len(left.get_yticklabels()) == 4  # one game per group
-    assert set(n_texts(figure).values()) == {"n=1"}
+    assert all(t.get_text().endswith(" (n=1)") for t in left.get_yticklabels()) and n_texts(figure) == {}
     assert not [c for c in left.collections if (c.get_gid() or "").startswith(("constructive", "non_constructive:"))]
-    assert legend_texts(figure) == ["Int_cons", "Int_cons,req", "Int_cons,opt", "Int_non-cons"]
+    assert legend_texts(figure) == [r"$\mathrm{Int}_{\mathrm{cons,req}}$", r"$\mathrm{Int}_{\mathrm{cons,opt}}$",
+                                    r"$\mathrm{Int}_{\mathrm{non\text{-}cons}}$", "95 % CI of the mean"]
     table = (tmp_path / "out" / "summary.md").read_text()
     assert "[" not in table.split("\n\n", 1)[1] and "nan" not in table
 

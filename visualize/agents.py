@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch
 
-from strips_int.errors import StripsIntError, printable
 from strips_int.analysis.interdependence import CATEGORIES
+from strips_int.errors import StripsIntError, printable
 
 from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
 from .timeline import ENVIRONMENT

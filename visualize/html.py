@@ -1,14 +1,16 @@
 """One game as a self-contained HTML page: summary, one table row per interdependence, timeline, states.
 
-Each row shows the giver's and the receiver's actions and the facts the receiver needed from the giver
-(a clue and the play it informed: ``(rank-known c12-red3 hand1)``; an onion handed over a counter).
-
 Images are inline (``data:`` URIs: SVG for the timeline, PNG for the
 states), so the file opens from disk in any browser with no server and no
-network. Where the game's grounder draws its states (an Overcooked kitchen:
+network. Each row shows the giver's and the receiver's actions and the facts the receiver needed from the
+giver (a clue and the play it informed: ``(rank-known c12-red3 hand1)``; an onion handed over a counter).
+Each interdependence is a row and its reason the full-width line
+below it, so a long reason never makes a row tall. Where the game's grounder
+draws its states (an Overcooked kitchen:
 :meth:`strips_int.grounders.base.Grounder.drawing`), each row shows the state
-just after the giver's step and just before the receiver's step, the objects
-the two share marked.
+just after the giver's step (1) and just before the receiver's step (2), each
+framed in its agent's colour, the objects the two share marked, with the
+drawing's key above the table.
 """
 
 from __future__ import annotations
@@ -27,13 +29,17 @@ from strips_int.errors import printable
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
 
-from .style import AGENT_COLORS, RC_PARAMS, writing
+from .style import AGENT_COLORS, RC_PARAMS, TWO_COLUMNS, writing
 from .timeline import game_title, plot_timeline
 
-_STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:70em;color:#222}
+_STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:76em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
-th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.state{width:24em}
+th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.key{width:100%;max-width:60em}
+table.interdependences{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
+td.why{font-size:13px;color:#444;border-top:none}td.state{width:26em;padding:.2em}img.state{width:26em}
 .constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
+#: The columns of an interdependence's first line; its reason (why) is the line below, as wide as they are.
+_COLUMNS = ("#", "giver", "receiver", "needed", "objects", "category")
 
 
 def data_uri(figure: Figure, kind: str, dpi: int = 150) -> str:
@@ -46,10 +52,6 @@ def data_uri(figure: Figure, kind: str, dpi: int = 150) -> str:
     return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
-class Markup(str):
-    """HTML this module made (a category's span, an inline image): the one kind of cell not escaped."""
-
-
 def text(value: Any) -> str:
     """Text from the input as HTML shows it: escaped (``< > & " '``), control characters as visible escapes
     (:func:`~strips_int.errors.printable`): every table cell and every piece of input text in the page."""
@@ -59,14 +61,13 @@ def text(value: Any) -> str:
 def _cell(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'<td class="num">{value}</td>'
-    return f"<td>{value if isinstance(value, Markup) else text(value)}</td>"
+    return f"<td>{text(value)}</td>"
 
 
-def _table(header: list[str], rows: list[list[Any]], row_class: str = "") -> str:
-    """A table whose every header and cell is escaped by :func:`text`, but :class:`Markup`."""
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    """A table whose every header and cell is escaped by :func:`text`."""
     head = "".join(f"<th>{text(h)}</th>" for h in header)
-    tr = f'<tr class="{row_class}">' if row_class else "<tr>"
-    body = "".join(tr + "".join(map(_cell, row)) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(map(_cell, row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -85,44 +86,81 @@ def states(init: Iterable[Fact], actions: Sequence[GroundAction]) -> Iterator[fr
 
 
 def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list[frozenset]) -> str:
-    """Two states side by side: after the giver's step, before the receiver's."""
+    """Two states side by side, each framed in the colour of the agent whose step it borders: after the
+    giver's step, before the receiver's (said to be the same state when nothing happened between)."""
     giver, receiver = item["giver"], item["receiver"]
+    agents = list(report.agents)
+    after_giver, before_receiver = before[giver["index"] + 1], before[receiver["index"]]
+    same = ", as 1" if after_giver == before_receiver else ""
     with matplotlib.rc_context(RC_PARAMS):
         # A fixed layout: constrained layout would cost about a second per row here.
-        figure = Figure(figsize=(3.4, 1.6), layout="none")
-        figure.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.88, wspace=0.05)
-        for ax, state, caption in zip(figure.subplots(1, 2), (before[giver["index"] + 1], before[receiver["index"]]),
-                                      (f"after t={giver['t']} ({giver['agent']})",
-                                       f"before t={receiver['t']} ({receiver['agent']})")):
-            draw(ax, state, list(report.agents), item["objects"], AGENT_COLORS)
-            ax.set_title(caption, fontsize=6)
+        figure = Figure(figsize=(3.6, 1.75), layout="none")
+        figure.subplots_adjust(left=0.02, right=0.98, bottom=0.03, top=0.86, wspace=0.12)
+        for ax, state, end, caption in zip(figure.subplots(1, 2), (after_giver, before_receiver), (giver, receiver),
+                                           (f"1: after t={giver['t']}", f"2: before t={receiver['t']}{same}")):
+            draw(ax, state, agents, item["objects"], AGENT_COLORS)
+            color = AGENT_COLORS[agents.index(end["agent"]) % len(AGENT_COLORS)] if end["agent"] in agents else "#333"
+            ax.set_axis_on()
+            ax.set_xticks([])
+            ax.set_yticks([])
+            for spine in ax.spines.values():
+                spine.set(edgecolor=color, linewidth=2.5)
+            ax.set_title(f"{caption} ({end['agent']})", fontsize=6.5)
     uri = data_uri(figure, "png", dpi=110)
-    return Markup(f'<img class="state" alt="the state after the giver\'s and before the receiver\'s step" src="{uri}">')
+    return (f'<img class="state" alt="the state after the giver\'s step (1) and before the receiver\'s step (2)" '
+            f'src="{uri}">')
+
+
+def _key(report: Report, draw: Drawing) -> str:
+    """The drawing's key (what each tile, item and ring means), once above the table, where the grounder's
+    drawing has one (an optional ``key(ax, agents, colors)``)."""
+    key = getattr(draw, "key", None)
+    if key is None:
+        return ""
+    with matplotlib.rc_context(RC_PARAMS):
+        figure = Figure(figsize=(7.0, 0.75), layout="none")
+        figure.subplots_adjust(left=0, right=1, bottom=0, top=1)
+        ax = figure.subplots()
+        key(ax, list(report.agents), AGENT_COLORS)
+    return (f'<p>States: 1 just after the giver\'s step, 2 just before the receiver\'s, each framed in the colour '
+            f'of that step\'s agent; the objects the two share marked as the key shows.</p>'
+            f'<img class="key" alt="key to the drawings of the states" src="{data_uri(figure, "png", dpi=150)}">')
+
+
+def _step(end: Mapping[str, Any]) -> str:
+    return f"t={end['t']} {text(end['agent'])}<br><code>{text(end['action'])}</code>"
+
+
+def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | None) -> str:
+    """One table row per interdependence (giver, receiver, objects, category, the drawn states), its reason on a
+    line of its own below, as wide as the columns, so a long reason makes no row tall."""
+    if not data["interdependencies"]:
+        return "<p>none</p>"
+    problem = report.problem
+    before = list(states(problem.init, [s.action for s in report.steps])) if draw is not None else []
+    head = "".join(f"<th>{h}</th>" for h in _COLUMNS) + ("<th>state: 1 after giver, 2 before receiver</th>"
+                                                         if draw is not None else "")
+    body = []
+    for i, item in enumerate(data["interdependencies"]):
+        state = f'<td class="state" rowspan="2">{_states(report, draw, item, before)}</td>' if draw is not None else ""
+        body.append(f'<tr class="interdependence"><td class="num">{i}</td><td class="step">{_step(item["giver"])}</td>'
+                    f'<td class="step">{_step(item["receiver"])}</td><td>{text(" ".join(item["facts"]))}</td>'
+                    f'<td>{text(", ".join(item["objects"]))}</td>'
+                    f'<td><span class="{item["category"]}">{item["category"]}</span></td>{state}</tr>')
+        body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"])}</td></tr>')
+    return (_key(report, draw) if draw is not None else "") + (
+        f'<table class="interdependences"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 def html_report(report: Report) -> str:
     """The page for ``report``; its problem gives the initial state the drawn states start from."""
-    problem = report.problem
     data = report.to_dict()
     counts = data["counts"]
     title = text(f"{game_title(data)} ({report.source})")
-    roles = data["meta"].get("roles") or {}
-    agents = [[a, roles.get(a, row["type"]), row["subtasks"], row["triggers"], row["accepted_triggers"],
-               _pct(row["pct_triggers"]), _pct(row["pct_not_accepted"]), row["given"], row["received"]]
-              for a, row in data["agents"].items()]
-    draw = drawing_for(report.domain, problem)
-    before = list(states(problem.init, [s.action for s in report.steps])) if draw is not None else []
-    rows = []
-    for i, item in enumerate(data["interdependencies"]):
-        giver, receiver = item["giver"], item["receiver"]
-        row = [i, f"{giver['t']}", giver["agent"], giver["action"], f"{receiver['t']}", receiver["agent"],
-               receiver["action"], " ".join(item["facts"]), ", ".join(item["objects"]),
-               Markup(f'<span class="{item["category"]}">{item["category"]}</span>'), item["why"]]
-        if draw is not None:
-            row.append(_states(report, draw, item, before))
-        rows.append(row)
-    header = ["#", "giver t", "giver", "giver action", "receiver t", "receiver", "receiver action", "needed",
-              "objects", "category", "why"] + (["state"] if draw is not None else [])
+    agents = [[a, (data["meta"].get("roles") or {}).get(a, row["type"]),
+               row["subtasks"], row["triggers"], row["accepted_triggers"], _pct(row["pct_triggers"]),
+               _pct(row["pct_not_accepted"]), row["given"], row["received"], row["given_required"],
+               row["received_required"]] for a, row in data["agents"].items()]
     meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
@@ -131,15 +169,16 @@ def html_report(report: Report) -> str:
         f'<section id="summary"><h2>Summary</h2><p>domain {text(report.domain)}, problem '
         f"{text(report.problem.name)}, {data['steps']} steps; {text(meta)}</p>",
         f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
-        _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant"],
+        _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant",
+                "constructive required", "constructive optional"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
-                                     "irrelevant")]]),
-        _table(["agent", "role", "sub-tasks", "triggers", "accepted", "%trig", "%not-acc", "given", "received"],
-               agents), "</section>",
+                                     "irrelevant", "constructive_required", "constructive_optional")]]),
+        _table(["agent", "role", "sub-tasks", "triggers", "accepted", "%trig", "%not-acc", "given", "received",
+                "given-req", "received-req"], agents), "</section>",
         f'<section id="timeline"><h2>Timeline</h2><img class="timeline" alt="timeline" '
-        f'src="{data_uri(plot_timeline(report, width=7.0), "svg")}"></section>',
+        f'src="{data_uri(plot_timeline(report, width=TWO_COLUMNS), "svg")}"></section>',
         f'<section id="interdependencies"><h2>Interdependencies ({counts["interdependencies"]})</h2>',
-        _table(header, rows, "interdependence") if rows else "<p>none</p>",
+        _interdependences(report, data, drawing_for(report.domain, report.problem)),
         "</section>", "</body></html>",
     ]
     return "\n".join(parts) + "\n"
@@ -148,7 +187,7 @@ def html_report(report: Report) -> str:
 def write_html(report: Report, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
     path = Path(path)
-    page = html_report(report)
+    text = html_report(report)
     with writing(path):
-        path.write_text(page, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     return path

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections import Counter
 
 import matplotlib
@@ -11,13 +10,17 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from strips_int.analysis.causal import influence_trajectory
-from strips_int.errors import StripsIntError
 from strips_int.analysis.report import Report
+from strips_int.errors import StripsIntError
 
-from .style import CATEGORY_STYLE, RC_PARAMS, new_figure, place_labels
+from .style import CATEGORY_STYLE, ONE_COLUMN, RC_PARAMS, TWO_COLUMNS, fill, new_figure, place_labels
 from .timeline import ENVIRONMENT, game_title, lane_colors, lane_rows, lanes
 
 _LABEL = {"fontsize": 5.5, "color": "#333333"}
+#: A causal link that is no interdependence.
+CAUSAL_STYLE = {"color": "#BFBFBF", "linestyle": "-"}
+#: The most steps of one object that one paper column holds with their labels.
+ONE_COLUMN_STEPS = 7
 
 
 def busiest_object(report: Report) -> str:
@@ -28,16 +31,21 @@ def busiest_object(report: Report) -> str:
     return min(named, key=lambda o: (-named[o], o))
 
 
-def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float = 3.4,
+def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float | None = None,
                    whole: bool = False) -> Figure:
     """The causal links among the steps that mention ``obj`` from time ``since``.
 
     One object (``obj``, or :func:`busiest_object` when None): its steps in
     time order, evenly spaced left to right on their agent's lane, each
-    labelled ``t:action``. ``whole`` draws every step instead, at its time
-    on its agent's lane, unlabelled. Grey edges are causal links (``gid``
-    ``link:<giver>-><receiver>``); a link that is an interdependence is drawn
-    in its category's style, and the legend lists only categories present.
+    labelled ``t:action`` where there is room; one paper column (3.4 in)
+    wide for up to 7 steps, two columns (7.0 in) for more. ``whole`` draws
+    every step instead, at its time on its agent's lane, unlabelled, two
+    columns wide; there a link between two steps of one lane (an agent's own
+    chain) is left to the lane and only links across lanes are drawn, so the
+    help between agents stands out (the title counts both). Grey edges are
+    causal links (``gid`` ``link:<giver>-><receiver>``); a link that is an
+    interdependence is drawn in its category's style. The legend lists the
+    causal links and the categories present. ``width`` overrides the width.
     """
     data = report.to_dict()
     obj = None if whole else obj or busiest_object(report)
@@ -52,24 +60,28 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     position = {n: (graph.nodes[n]["t"] if whole else rank, row[graph.nodes[n]["agent"] or ENVIRONMENT])
                 for rank, n in enumerate(order)}
     edges = sorted({(u, v) for u, v in graph.edges()})
+    drawn = [(u, v) for u, v in edges if not whole or position[u][1] != position[v][1] or (u, v) in category]
     present = [c for c in CATEGORY_STYLE if any(category.get(e) == c for e in edges)]
+    steps = len(order)
+    width = width or (TWO_COLUMNS if whole or steps > ONE_COLUMN_STEPS else ONE_COLUMN)
     with matplotlib.rc_context(RC_PARAMS):
-        steps = len(order)
-        figure = new_figure(2 * width if whole else max(width, min(7.0, 0.9 + 0.32 * steps)), 1.2 + 0.6 * len(names))
+        figure = new_figure(width, 1.2 + 0.6 * len(names))
         ax = figure.subplots()
-        for u, v in edges:
-            style = CATEGORY_STYLE.get(category.get((u, v)), {"color": "#BFBFBF", "linestyle": "-"})
+        for u, v in drawn:
+            style = CATEGORY_STYLE.get(category.get((u, v)), CAUSAL_STYLE)
             collection = nx.draw_networkx_edges(graph, position, edgelist=[(u, v)], ax=ax, arrows=True,
-                                                arrowsize=5, width=0.7, edge_color=style["color"],
-                                                style=style["linestyle"], node_size=10,
+                                                arrowsize=5, width=0.7 if (u, v) in category else 0.5,
+                                                edge_color=style["color"], style=style["linestyle"], node_size=10,
                                                 connectionstyle="arc3,rad=0.2")
             for artist in collection if isinstance(collection, list) else [collection]:
                 artist.set_gid(f"link:{u}->{v}")
+                artist.set_zorder(2 if (u, v) in category else 1)  # the help between agents on top
         nx.draw_networkx_nodes(graph, position, nodelist=order, ax=ax, node_size=6 if whole else 14,
                                node_color=[colour[graph.nodes[n]["agent"] or ENVIRONMENT] for n in order])
-        handles = [Line2D([], [], linewidth=1.0, label=c, **CATEGORY_STYLE[c]) for c in present]
-        if handles:
-            figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
+        handles = [Line2D([], [], linewidth=1.0, label="causal link" + (" across lanes" if whole else ""),
+                          **CAUSAL_STYLE)] if len(drawn) > sum(e in category for e in drawn) else []
+        handles += [Line2D([], [], linewidth=1.0, label=c, **CATEGORY_STYLE[c]) for c in present]
+        figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
         ax.set_yticks([row[n] for n in names])
         ax.set_yticklabels(["env." if n == ENVIRONMENT else n for n in names])
         ax.set_ylim(max(row.values()) + 0.4, -0.8)
@@ -82,11 +94,11 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
             ax.set_xlim(-1.3, steps + 0.3)
             ax.spines["bottom"].set_visible(False)
         what = f"object {obj}" if obj else "all objects"
-        text = f"{game_title(data)}\ninfluence of {what} from t={since}: {steps} steps, {len(edges)} links"
-        ax.set_title("\n".join(textwrap.fill(line, int(figure.get_figwidth() * 15)) for line in text.split("\n")),
+        links = f"{len(edges)} links" + (f" ({len(edges) - len(drawn)} within one lane, not drawn)" if whole else "")
+        ax.set_title(fill(f"{game_title(data)}\ninfluence of {what} from t={since}: {steps} steps, {links}", width),
                      loc="left")
         if not whole:
             labels = [(*position[n], f"{graph.nodes[n]['t']}:{graph.nodes[n]['action'][1:].split()[0]}", _LABEL)
                       for n in order]
-            place_labels(figure, ax, labels, offsets=(3.0, -9.0, 10.0, -16.0))
+            place_labels(figure, ax, labels, offsets=(3.0, -3.0, 10.0, -10.0))
     return figure

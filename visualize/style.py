@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -10,6 +11,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from strips_int.errors import StripsIntError
 from strips_int.files import cannot_write, output_file
@@ -22,10 +24,13 @@ CATEGORY_STYLE = {
 }
 AGENT_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#0072B2")
 ENVIRONMENT_COLOR = "#4D4D4D"
-#: Sizes that survive a one-column figure (3.3 in wide) scaled into a paper.
+#: Figure widths (inches): one column and two columns of a two-column paper; every figure is one or the other.
+ONE_COLUMN, TWO_COLUMNS = 3.4, 7.0
+#: Sizes that survive a one-column figure (3.4 in wide) scaled into a paper.
 #: Text is set as it is (``text.parse_math`` off): a ``$`` in a layout or group name is a dollar sign, not
 #: mathtext (which would fail to parse, or draw something else); with
-#: :func:`~strips_int.errors.printable` for input text, the one rule for text in figures.
+#: :func:`~strips_int.errors.printable` for input text, the one rule for text in figures (a module's own
+#: labels may turn mathtext on, artist by artist).
 RC_PARAMS = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
              "xtick.labelsize": 7, "ytick.labelsize": 7, "svg.hashsalt": "strips_int", "svg.fonttype": "none",
              "pdf.fonttype": 42, "figure.constrained_layout.use": True, "text.parse_math": False}
@@ -42,37 +47,72 @@ def new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, Mapping[str, Any]]],
-                 offsets: Sequence[float]) -> tuple[list[Text], int]:
-    """Greedily label points without collisions: each label tries each vertical ``offsets`` (points) in turn.
+#: The thin grey line from a raised label down to its point.
+LEADER = {"arrowstyle": "-", "color": "#A6A6A6", "linewidth": 0.3, "shrinkA": 0, "shrinkB": 1.5}
 
-    A label that fits nowhere inside the axes without touching an earlier one
-    is left out (labels come in priority order). Labels stay out of the
-    layout so removing one never moves another. Returns the kept texts and how
-    many were left out. Hand-written because matplotlib has no label placer.
+
+def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, Mapping[str, Any]]],
+                 offsets: Sequence[float], gap: float = 2.0) -> tuple[list[Text], int]:
+    """Greedily label points without collisions: each label tries each vertical ``offsets`` (points) in turn,
+    centred on its point, then starting or ending there.
+
+    A label away from its point gets a thin leader line down (or up) to it,
+    and a place counts as free only when neither the label (with ``gap``
+    points either side, so neighbours never run together) nor its leader
+    touches an earlier label or leader. A label that fits nowhere inside the
+    axes is left out (labels come in priority order). Labels stay out of the
+    layout so removing one never moves another. Returns the kept texts and
+    how many were left out. Hand-written because matplotlib has no label placer.
     """
     figure.draw_without_rendering()
     renderer = figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
+    pixels = figure.dpi / 72  # per point
     kept: list[Text] = []
-    boxes = []
+    taken: list[Bbox] = []  # labels (padded) and leaders already placed
     dropped = 0
     for x, y, text, style in labels:
-        artist = ax.annotate(text, (x, y), xytext=(0, offsets[0]), textcoords="offset points",
-                             ha="center", va="bottom", annotation_clip=False, **style)
+        artist = ax.annotate(text, (x, y), xytext=(0, offsets[0]), textcoords="offset points", ha="center",
+                             va="bottom", annotation_clip=False, **style)
         artist.set_in_layout(False)
-        for offset in offsets:
+        point = ax.transData.transform((x, y))
+        for offset, align in ((offset, align) for offset in offsets for align in ("center", "left", "right")):
             artist.xyann = (0, offset)
+            artist.set_va("bottom" if offset >= 0 else "top")
+            artist.set_ha(align)  # the text is centred on, starts at or ends at its point: the leader is vertical
             box = artist.get_window_extent(renderer)
+            padded = Bbox.from_extents(box.x0 - gap * pixels, box.y0, box.x1 + gap * pixels, box.y1)
+            low, high = sorted((point[1], box.y0 if offset >= 0 else box.y1))
+            leader = Bbox.from_extents(point[0] - pixels, low, point[0] + pixels, high)
             inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
-            if inside and not any(box.overlaps(other) for other in boxes):
-                boxes.append(box)
+            if inside and not any(padded.overlaps(other) or leader.overlaps(other) for other in taken):
+                taken += [padded, leader]
                 kept.append(artist)
+                if abs(offset) > min(map(abs, offsets)):
+                    line = ax.annotate("", (x, y), xytext=(0, offset), textcoords="offset points",
+                                       annotation_clip=False, arrowprops=LEADER)
+                    line.set_in_layout(False)
                 break
         else:
             artist.remove()
             dropped += 1
     return kept, dropped
+
+
+def fill(text: str, width: float, size: float = 8.0) -> str:
+    """``text`` broken into lines that fit ``width`` inches at ``size`` points, only after ``, `` or ``: ``
+    (so ``nurse1 (nurse)`` or ``kit-back-and-forth`` is never cut), each line of the text on its own."""
+    limit = max(10, int(width * 72 / (0.6 * size)))  # characters a line holds, at a generous average width
+    lines = []
+    for line in text.split("\n"):
+        current = ""
+        for piece in re.split(r"(?<=, )|(?<=: )", line):
+            if current and len(current + piece.rstrip()) > limit:
+                lines.append(current.rstrip())
+                current = ""
+            current += piece
+        lines.append(current.rstrip())
+    return "\n".join(lines)
 
 
 def save(figure: Figure, path: str | Path) -> Path:
@@ -95,5 +135,8 @@ def writing(path: Path) -> Iterator[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         output_file(path)
         yield path
+    except (FileExistsError, NotADirectoryError):  # a file where a folder of the path should be
+        blocking = next((p for p in path.parents if p.exists()), path.parent)
+        raise StripsIntError(str(path), None, f"cannot write: {blocking} is a file, not a folder") from None
     except OSError as exc:
         raise cannot_write(path, exc) from None

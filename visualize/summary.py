@@ -1,13 +1,14 @@
-"""The batch summary figure: per group, mean Int_cons (and its required and optional parts, SPEC section 10)
-and Int_non-cons with 95 % CIs, and task reward beside it.
+"""The batch summary figure: per group, mean Int_cons (its required and optional parts stacked, SPEC section 10)
+and Int_non-cons with 95 % CIs, and task reward beside it; two paper columns (7.0 in) wide.
 
-Every point says how many games it rests on (``n=``); a point from fewer
-than two games has no interval. The table is checked as it is read: a count
-is a whole number, a mean and an interval's ends are finite (NaN where
-``summary.csv`` has none: no game, or under two), an interval's low end is
-not above its high end; a table of more than :data:`MAX_GROUPS` groups is
-refused before anything is drawn (one row per group: beyond that no one
-reads the figure, and its height outgrows what can be saved).
+Each group says once how many games it has (``n=`` in its label); a bar or
+point that rests on fewer games says so itself; a group of one game has no
+interval. The table is checked as it is read: a count is a whole number, a
+mean and an interval's ends are finite (NaN where ``summary.csv`` has none:
+no game, or under two), an interval's low end is not above its high end; a
+table of more than :data:`MAX_GROUPS` groups is refused before anything is
+drawn (one row per group: beyond that no one reads the figure, and its height
+outgrows what can be saved).
 """
 
 from __future__ import annotations
@@ -19,18 +20,23 @@ from pathlib import Path
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from strips_int.errors import StripsIntError, brief, printable
 from strips_int.files import read_text
 
-from .style import CATEGORY_STYLE, RC_PARAMS, new_figure
+from .style import RC_PARAMS, TWO_COLUMNS, new_figure
 
-_PANELS = (("constructive", "Int_cons", CATEGORY_STYLE["constructive"]["color"]),
-           ("constructive_required", "Int_cons,req", "#009E73"),  # SPEC section 10
-           ("constructive_optional", "Int_cons,opt", "#56B4E9"),
-           ("non_constructive", "Int_non-cons", CATEGORY_STYLE["looping"]["color"]))
-#: The most groups one summary figure draws: a figure of 100 groups is some 65 inches tall and takes 15-30 s
-#: to draw; one of thousands would take minutes and more memory than a figure can be saved in.
+#: The parts of Int_cons, stacked (their means add up to Int_cons's), and Int_non-cons: metric, label, colour.
+#: Blue and orange (Okabe and Ito), told apart in colour-blind vision and in grey print; non-constructive grey.
+PARTS = (("constructive_required", r"$\mathrm{Int}_{\mathrm{cons,req}}$", "#0072B2"),
+         ("constructive_optional", r"$\mathrm{Int}_{\mathrm{cons,opt}}$", "#E69F00"))
+NON_CONSTRUCTIVE = ("non_constructive", r"$\mathrm{Int}_{\mathrm{non\text{-}cons}}$", "#8C8C8C")
+REWARD_COLOR = "#000000"
+_BAR = 0.34  # bar thickness, in group rows
+#: The most groups one summary figure draws: a figure of 100 groups is some 37 inches tall; one of thousands
+#: would take minutes and more memory than a figure can be saved in.
 MAX_GROUPS = 100
 #: The largest magnitude of a number drawn: far beyond any count, percentage or reward (a larger one would
 #: overflow the axes' limits).
@@ -101,49 +107,80 @@ def _number(text: str, key: str, path: Path, line: int) -> float:
     return value
 
 
-def plot_summary(path: str | Path, width: float = 7.0) -> Figure:
-    """Left: Int_cons and Int_non-cons per group; right: reward; points are means, bars 95 % CIs.
+def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
+    """Left: per group, a bar of Int_cons split into its required and optional parts and a bar of
+    Int_non-cons, each with the 95 % CI of its mean; right: task reward. Two columns wide (7.0 in).
 
-    Each error bar has ``gid`` ``<metric>:<group>``, and its ``n=`` text ``n:<metric>:<group>``.
+    Counts start at 0. Each bar, error bar and point has ``gid`` ``<metric>:<group>``; an ``n=`` text
+    (``gid`` ``n:<metric>:<group>``) marks only a metric resting on fewer games than its group.
     """
     keys, table = read_summary(path)
     groups = list(table)
     if not groups:
         raise StripsIntError(str(path), None, "no groups in the summary")
+    games = {g: int(max((c["n"] for c in table[g].values()), default=0)) for g in groups}
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, 1.0 + 0.16 * len(_PANELS) * len(groups))  # room for an n= label per bar
+        figure = new_figure(width, 0.95 + 0.36 * len(groups))
         left, right = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": (2, 1)})
         y = list(range(len(groups)))
-        for offset, (metric, label, color) in zip((-0.3, -0.1, 0.1, 0.3), _PANELS):
-            _bars(left, groups, table, metric, [v + offset for v in y], color, label)
-        _bars(right, groups, table, "reward", y, "#333333", "reward")
+        for i, group in enumerate(groups):
+            cells, n = table[group], games[group]
+            start = 0.0
+            for metric, _, color in PARTS:  # stacked: the parts' means add up to Int_cons's
+                cell = cells.get(metric)
+                if cell and cell["n"] and cell["mean"] > 0:
+                    bar = left.barh(i - _BAR / 2 - 0.02, cell["mean"], _BAR, left=start, color=color, linewidth=0)
+                    bar.patches[0].set_gid(f"{metric}:{group}")
+                    start += cell["mean"]
+            _interval(left, cells.get("constructive"), i - _BAR / 2 - 0.02, "constructive", group, n)
+            metric, _, color = NON_CONSTRUCTIVE
+            cell = cells.get(metric)
+            if cell and cell["n"]:
+                bar = left.barh(i + _BAR / 2 + 0.02, cell["mean"], _BAR, color=color, linewidth=0)
+                bar.patches[0].set_gid(f"{metric}:{group}")
+                _interval(left, cell, i + _BAR / 2 + 0.02, metric, group, n)
+            reward = cells.get("reward")
+            if reward and reward["n"]:
+                point = right.plot([reward["mean"]], [i], "o", color=REWARD_COLOR, markersize=3.5)[0]
+                point.set_gid(f"reward:{group}")
+                _interval(right, reward, i, "reward", group, n)
         left.set_yticks(y)
-        left.set_yticklabels(groups)
+        left.set_yticklabels([f"{g} (n={games[g]})" for g in groups])
         left.set_ylim(len(groups) - 0.5, -0.5)
-        left.set_xlabel("interdependencies per game")
-        figure.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncol=2, frameon=False)
-        right.set_xlabel("task reward")
-        left.set_title(" / ".join(keys) + ": mean and 95 % bootstrap CI", loc="left")
+        left.set_xlim(0, None)
+        left.set_xlabel("interdependences per game (mean)")
+        right.set_xlabel("task reward (mean)")
+        left.set_title(" / ".join(keys) + ": means and 95 % bootstrap CIs", loc="left")
         for ax in (left, right):
             ax.grid(axis="x", color="#E5E5E5", linewidth=0.5)
             ax.set_axisbelow(True)
-            ax.margins(x=0.22)  # room for the n= texts
+            ax.tick_params(axis="y", length=0)
+        left.margins(x=0.08)
+        left.set_xlim(0, None)
+        handles = [Patch(color=color, label=label) for _, label, color in (*PARTS, NON_CONSTRUCTIVE)]
+        handles.append(Line2D([], [], color="#333333", marker="|", markersize=5, linewidth=0.8,
+                              label="95 % CI of the mean"))
+        legend = figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+                               handlelength=1.4, columnspacing=1.2)
+        for label in legend.get_texts():  # the one text set as mathtext: this module's own labels, no input
+            label.set_parse_math(True)
     return figure
 
 
-def _bars(ax, groups, table, metric, y, color, label) -> None:
-    for i, (group, at) in enumerate(zip(groups, y)):
-        cell = table[group].get(metric)
-        if cell is None or cell["n"] == 0:
-            continue
-        spread = cell["n"] >= 2 and not math.isnan(cell["ci_low"])
+def _interval(ax, cell, at: float, metric: str, group: str, games: int) -> None:
+    """The 95 % CI of ``cell``'s mean as a horizontal error bar at ``at`` (none under two games), and an
+    ``n=`` text where the cell rests on fewer games than its group."""
+    if not cell or not cell["n"]:
+        return
+    end = cell["mean"]
+    if cell["n"] >= 2 and not math.isnan(cell["ci_low"]):
         # (an interval of very few resamples may leave out its mean: the bar then reaches out to the mean)
-        error = [[max(cell["mean"] - cell["ci_low"], 0)], [max(cell["ci_high"] - cell["mean"], 0)]] if spread else None
-        bar = ax.errorbar(cell["mean"], at, xerr=error, fmt="o", color=color, markersize=3, capsize=2,
-                          linewidth=0.8, label=label if i == 0 else None)
+        error = [[max(cell["mean"] - cell["ci_low"], 0)], [max(cell["ci_high"] - cell["mean"], 0)]]
+        bar = ax.errorbar(cell["mean"], at, xerr=error, fmt="none", ecolor="#333333", capsize=1.5, linewidth=0.7)
         for artist in bar.get_children():
             artist.set_gid(f"{metric}:{group}")
-        end = max(cell["ci_high"], cell["mean"]) if spread else cell["mean"]
-        text = ax.annotate(f"n={int(cell['n'])}", (end, at), xytext=(3, 0), textcoords="offset points",
-                           va="center", fontsize=5.5, color=color)
+        end = max(cell["ci_high"], cell["mean"])
+    if int(cell["n"]) != games:
+        text = ax.annotate(f"n={int(cell['n'])}", (end, at), xytext=(2, 0), textcoords="offset points",
+                           va="center", fontsize=5.5, color="#333333")
         text.set_gid(f"n:{metric}:{group}")

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import textwrap
-
 import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import MaxNLocator
 
-from strips_int.errors import StripsIntError, printable
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.analysis.report import Report
+from strips_int.errors import StripsIntError, printable
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, ENVIRONMENT_COLOR, RC_PARAMS, new_figure, place_labels
+from .style import (
+    AGENT_COLORS,
+    CATEGORY_STYLE,
+    ENVIRONMENT_COLOR,
+    ONE_COLUMN,
+    RC_PARAMS,
+    fill,
+    new_figure,
+    place_labels,
+)
 
 ENVIRONMENT = "environment"
 #: The environment lane sits this far below the last agent lane (agents are 1 apart): it only holds dots.
@@ -68,15 +75,18 @@ def parse_window(text: str) -> tuple[int, int]:
     return window
 
 
-def plot_timeline(report: Report, width: float = 3.4, window: tuple[int, int] | None = None) -> Figure:
-    """Draw ``report`` as a timeline; arrows carry ``gid`` ``interdependence:<i>:<category>``.
+def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, int] | None = None) -> Figure:
+    """Draw ``report`` as a timeline, one paper column (3.4 in) wide; arrows carry ``gid``
+    ``interdependence:<i>:<category>``.
 
     Sub-tasks are dots, navigation steps small ticks, environment steps dots
     in a compact lane of their own. Action labels are placed so that none
-    collides with another (the steps of interdependences first); labels with
-    no free place are left out and the title says how many. ``window`` keeps
-    the steps with ``T0 <= t <= T1`` and the interdependences with both ends
-    inside. The default width is one paper column.
+    collides with another or with another's leader line (the steps of
+    interdependences first; a label above the first level has a leader line
+    down to its dot); labels with no free place are left out and the title
+    says how many. ``window`` keeps the steps with ``T0 <= t <= T1`` and the
+    interdependences with both ends inside. The title breaks only between
+    agents, never inside a name.
     """
     data = report.to_dict()
     names = lanes(report)
@@ -125,7 +135,7 @@ def plot_timeline(report: Report, width: float = 3.4, window: tuple[int, int] | 
         for side in ("top", "right", "left"):
             ax.spines[side].set_visible(False)
         span = f"t {t0}-{t1}: " if window else ""
-        head = textwrap.fill(game_title(data), width=int(width * 15))
+        head = fill(game_title(data), width)
         title = ax.set_title(f"{head}\n{span}{len(items)} interdependencies", loc="left")
         ends = {item[end]["index"] for _, item in items for end in ("giver", "receiver")}
         candidates = sorted((s for s in visible if s.index in subtasks), key=lambda s: (s.index not in ends, s.t))

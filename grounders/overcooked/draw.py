@@ -52,7 +52,7 @@ def kitchen_drawing(problem: Problem) -> Kitchen | None:
 
 
 class Kitchen:
-    """Draws one problem's kitchen in any of its states."""
+    """Draws one problem's kitchen in any of its states, and the key to its drawings."""
 
     def __init__(self, objects: Mapping[str, str]) -> None:
         self.objects = objects
@@ -60,6 +60,52 @@ class Kitchen:
     def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
                  colors: Sequence[str]) -> None:
         draw_kitchen(ax, self.objects, state, agents, highlight, colors)
+
+    def key(self, ax: Axes, agents: Sequence[str], colors: Sequence[str]) -> None:
+        """The key: each agent, item and tile this kitchen has, and the ring of a shared object."""
+        draw_key(ax, self.objects, agents, colors)
+
+
+#: What the key calls each tile type and item.
+TILE_NAMES = {"cell": "floor", "counter": "counter", "pot": "pot", "onion-dispenser": "onion dispenser",
+              "tomato-dispenser": "tomato dispenser", "dish-dispenser": "dish dispenser", "window": "serving window"}
+
+
+def draw_key(ax: Axes, objects: Mapping[str, str], agents: Sequence[str],
+             colors: Sequence[str] = ("#E69F00", "#009E73")) -> None:
+    """A key to :func:`draw_kitchen` on ``ax``, in rows: the agents (by the digit they carry), the items
+    (by letter; a ready soup dark red), the shared-object ring, then the tiles of ``objects``' kitchen."""
+    from matplotlib.patches import Circle, Rectangle
+
+    kinds = set(objects.values())
+    tile_kinds = sorted({kind for _, kind in tiles(objects).values()}, key=lambda k: (k != "cell", k))
+    entries: list[tuple[object, str]] = []
+    for i, agent in enumerate(agents):
+        entries.append(((Circle, {"radius": 0.36, "facecolor": colors[i % len(colors)], **_ring(False)}, agent[-1]),
+                        agent))
+    for kind, (letter, colour) in ITEM_STYLE.items():
+        if kind in kinds:
+            entries.append(((Circle, {"radius": 0.2, "facecolor": colour, **_ring(False)}, letter), kind))
+            if kind == "soup":
+                entries.append(((Circle, {"radius": 0.2, "facecolor": "#B22222", **_ring(False)}, letter), "ready soup"))
+    entries.append(((Circle, {"radius": 0.2, "facecolor": "#FFFFFF", **_ring(True)}, ""), "shared object"))
+    rows = [entries, [((Rectangle, {"facecolor": TILE_COLORS.get(k, TILE_COLORS["counter"]), "edgecolor": "#999999",
+                                    "linewidth": 0.3}, ""), TILE_NAMES.get(k, k)) for k in tile_kinds]]
+    width = 0.0
+    for y, row in enumerate(rows):
+        x = 0.0
+        for (shape, style, letter), label in row:
+            patch = shape((x - 0.4, y - 0.4), 0.8, 0.8, **style) if shape is Rectangle else shape((x, y), **style)
+            ax.add_patch(patch)
+            if letter:
+                ax.text(x, y, letter, ha="center", va="center", fontsize=5)
+            ax.text(x + 0.55, y, label, ha="left", va="center", fontsize=6.5)
+            x += 1.4 + 0.17 * len(label)  # a glyph, and its label at about 0.17 tiles a character
+        width = max(width, x)
+    ax.set_xlim(-0.6, max(width, 21.0))
+    ax.set_ylim(len(rows) - 0.4, -0.6)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
 
 
 def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], agents: Sequence[str],

@@ -8,6 +8,7 @@ floor, digits floor start tiles (``1`` is player 0's).
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
 import importlib.util
 from dataclasses import dataclass, replace
@@ -132,13 +133,17 @@ def get_layout(name: str) -> Layout:
     canonical = ALIASES.get(name, name)
     if canonical in _CLASSIC:
         return _classic(canonical)
-    path = _overcooked_ai_layout_files().get(name)
-    if path is not None:
-        return _read_layout_file(path, name)
+    files = _overcooked_ai_layout_files()
+    if name in files:
+        return _read_layout_file(files[name], name)
+    known = known_layouts()
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    more = "" if files else "; overcooked-ai's own once it is installed"
+    listed = f"{len(known)} known" if close else f"{len(known)} known: {_listed(known)}"
     raise StripsIntError(
         f"layout {brief(name)}", None,
-        f"unknown layout {brief(name)}; known: {_some(known_layouts())} (install overcooked-ai for more, "
-        "or give a grid file)",
+        f"unknown layout {brief(name)}" + (f"; did you mean {close[0]}?" if close else "")
+        + f" ({listed}{more}; or give a grid file)",
     )
 
 
@@ -168,9 +173,10 @@ def _classic(name: str) -> Layout:
     return Layout(name=name, rows=_CLASSIC[name])
 
 
-def _some(names: list[str], shown: int = 12) -> str:
-    """The first ``shown`` names and how many in all: overcooked-ai ships some fifty layouts."""
-    return ", ".join(names[:shown]) + (f", ... ({len(names)} in all)" if len(names) > shown else "")
+def _listed(names: list[str], room: int = 400) -> str:
+    """As many of ``names`` as ``room`` characters hold (an error stays one bounded line), then ``...``."""
+    text = ", ".join(names)
+    return text if len(text) <= room else text[: text.rfind(", ", 0, room)] + ", ..."
 
 
 def load_grid(path: str | Path) -> Layout:

@@ -224,12 +224,13 @@ def classify(
             later = latest.get((obj, sigma, giver_agent))
             if later and later[0] > inter.receiver:
                 giver_loop = True
-                reasons.append(f"giver loop: {obj} came back to {giver_agent} in state {_shown(sigma)} at step {later[0]}")
+                reasons.append(f"giver loop: {obj} came back to {giver_agent} unchanged{_shown(sigma)} at step {later[0]}")
             before = earliest.get((obj, sigma, receiver_agent))
             if before and before[0] < inter.receiver:
                 receiver_loop = True
                 reasons.append(
-                    f"receiver loop: {receiver_agent} had handed {obj} on in state {_shown(sigma)} (received at step {before[0]})"
+                    f"receiver loop: {receiver_agent} had already handed {obj} on unchanged{_shown(sigma)} "
+                    f"(received at step {before[0]})"
                 )
         goal_fact = relevant.get(inter.receiver)
         goal_reaching = goal_fact is not None
@@ -245,5 +246,6 @@ def classify(
 
 
 def _shown(state: frozenset[Fact]) -> str:
-    """An object's state as text, ``{(f a) (g b)}`` sorted (only for loops: most verdicts never show one)."""
-    return "{" + ", ".join(format_fact(f) for f in sorted(state)) + "}"
+    """What "unchanged" kept of an object, for a reader: `` (still (cooked s1) (in-pot s1 p1))``, sorted,
+    or nothing for an object with no state of its own (an onion); only loops show it."""
+    return f" (still {' '.join(format_fact(f) for f in sorted(state))})" if state else ""

@@ -78,7 +78,10 @@ class Report:
     def agent_metrics(self) -> dict[str, dict[str, Any]]:
         """Each agent's figures (the one definition ``to_dict``, the text and ``evaluate``'s rows use):
         type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
-        and how many of those given and received were required (SPEC section 10, every category)."""
+        how many of those given and received were required (SPEC section 10, every category), and the
+        constructive ones given and received with their required part (who helped whom towards the goal:
+        ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10)."""
+        constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
                 "type": agent_type,
@@ -91,6 +94,10 @@ class Report:
                 "received": sum(f.receiver.agent == agent for f in self.interdependencies),
                 "given_required": sum(f.required and f.giver.agent == agent for f in self.interdependencies),
                 "received_required": sum(f.required and f.receiver.agent == agent for f in self.interdependencies),
+                "given_constructive": sum(f.giver.agent == agent for f in constructive),
+                "received_constructive": sum(f.receiver.agent == agent for f in constructive),
+                "given_constructive_required": sum(f.required and f.giver.agent == agent for f in constructive),
+                "received_constructive_required": sum(f.required and f.receiver.agent == agent for f in constructive),
             }
             for agent, agent_type in self.agents.items()
         }

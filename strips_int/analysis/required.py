@@ -25,6 +25,7 @@ sorted order, up to three links, is what the report names.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
@@ -90,9 +91,21 @@ def interdependence_needs(
         if doable:
             needs.append(Need(False, _optional_why(agent, doable[0], canon[doable[0]], problem)))
         else:
+            explained = tuple(sorted(set(canon.values())))  # the reason is of the first, as its representative
+            actual = min(f for f in inter.facts if canon[f] == explained[0])
             needs.append(Need(True, _required_why(agent, inter.facts, canon, problem)
-                              + _missing(domain, pkey, agent, tuple(sorted(set(canon.values()))))))
+                              + _renamed(_missing(domain, pkey, agent, explained), explained[0], actual)))
     return tuple(needs)
+
+
+def _renamed(reason: str, canon: Fact, fact: Fact) -> str:
+    """A reason found for the representative ``canon`` told of the interdependence's own ``fact``: each
+    interchangeable object swapped with the one it stands for (onion2's link, not onion1's), in every fact
+    of the reason. The swap maps the representative's chain onto the object's own, which is the same up to it."""
+    swap = {a: b for x, y in zip(canon[1:], fact[1:]) if x != y for a, b in ((x, y), (y, x))}
+    if not swap:
+        return reason
+    return re.sub(r"\(([^()]*)\)", lambda m: "(" + " ".join(swap.get(t, t) for t in m[1].split(" ")) + ")", reason)
 
 
 def _swapped(fact: Fact, canon: Fact, problem: Problem) -> list[str]:

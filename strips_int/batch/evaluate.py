@@ -21,20 +21,22 @@ by ``manifest.json`` and resumable after an interruption (:mod:`.outputs`).
 from __future__ import annotations
 
 import contextlib
+import difflib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from strips_int.analysis.report import Report
 from strips_int.errors import StripsIntError
 from strips_int.grounders import check_options
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.task import Problem
 
 from .engines import Engine, Processes, engine
-from .games import game_files
+from .games import analyze_file, game_files
 from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
 from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
-from .rows import Row
+from .rows import Row, game_row
 from .shards import Shard, manifest, pick, write_manifest
 from .summary import summarize_games, write_summaries
 
@@ -67,20 +69,54 @@ def with_problem(options: Mapping[str, Any], problem: Problem | None) -> Mapping
     return options if problem is None else {**options, "problem": problem}
 
 
-def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int) -> list[str]:
-    """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns."""
+def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int, check_keys: bool = False) -> list[str]:
+    """``games.csv`` and the summaries from ``out/games.jsonl``; returns the games table's columns. With
+    ``check_keys`` (keys a user chose), a group key no game has is an error (after ``games.csv``): its
+    summaries would be one meaningless group."""
     columns, cells = read_journal(out / JOURNAL, keys)
     write_games_csv(out / JOURNAL, out / "games.csv", columns)
+    if check_keys and cells:
+        unknown_keys(keys, columns, str(out / "games.csv"))
     metrics, table = summarize_games(cells, columns, keys, resamples, seed)
     write_summaries(out, keys, metrics, table)
     return columns
+
+
+def unknown_keys(keys: Sequence[str], columns: Sequence[str], where: str, who: str = "no game has a column") -> None:
+    """Raise, naming ``where`` the columns come from, when a group key is none of ``columns``: "did you
+    mean agent?" for a close one (difflib), else the columns there are."""
+    missing = [k for k in keys if k not in columns]
+    if not missing:
+        return
+    key = missing[0]
+    close = difflib.get_close_matches(key, [c for c in columns if c != "error"], n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else f"the games' columns: {', '.join(columns[:12])} ..."
+    raise StripsIntError(where, "group keys", f"{who} {key!r} to group by ({hint})")
+
+
+def check_group_keys(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], keys: Sequence[str],
+                     tries: int = 3) -> None:
+    """Before a run, a group key that is plainly a typo: none of the columns of the first game that can be
+    analysed (of the first ``tries`` files) but close to one of them (``agnet``: did you mean agent?). A key
+    far from all of them may be another file's, so it is left to :func:`write_tables`."""
+    for path in files[:tries]:
+        for result in analyze_file(domain, path, **options):
+            if isinstance(result, Report):
+                columns = list(game_row(result))
+                close = [k for k in keys if k not in columns
+                         and difflib.get_close_matches(k, columns, n=1, cutoff=0.6)]
+                unknown_keys(close, columns, str(path), "its first game has no column")
+                return
+            break  # the file's first game failed: its error row will say why; try the next file
 
 
 @dataclass(frozen=True)
 class Study:
     """What one run evaluates and how: the domain, the whole list of game files (the shard picks its part),
     the grounder options, the summaries' group keys and bootstrap settings, the pragmas given with the
-    domain and the problem given for every plan and trace."""
+    domain and the problem given for every plan and trace. ``chosen_keys``: the group
+    keys are a user's choice, not the default, so one that no game has is an error (a default key such as
+    ``layout`` may fit no game of another environment: its games are then one group)."""
 
     domain: Domain
     files: tuple[Path, ...]
@@ -91,6 +127,7 @@ class Study:
     shard: Shard = Shard(0, 1)
     pragmas: Mapping[str, Sequence[str]] = field(default_factory=dict)
     problem: Problem | None = None
+    chosen_keys: bool = False
 
     @property
     def picked(self) -> list[int]:
@@ -126,6 +163,9 @@ def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = 
     are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
     inputs = study.inputs()
     picked = study.picked
+    if study.chosen_keys and not resume:
+        check_group_keys(study.domain, [study.files[k] for k in picked], with_problem(study.options, study.problem),
+                         study.group_by)
     counts = resumable(out, inputs) if resume else []
     batches = runner.rows(study.domain, [study.files[k] for k in picked[len(counts):]],
                           with_problem(study.options, study.problem))
@@ -139,7 +179,7 @@ def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = 
         stream(out, batches, counts, tally, events.file_done)
         write_manifest(out, manifest(Path(study.domain.source), study.files, picked, counts, study.shard,
                                      inputs["options"]))
-        columns = write_tables(out, study.group_by, study.resamples, study.seed)
+        columns = write_tables(out, study.group_by, study.resamples, study.seed, study.chosen_keys)
     except BaseException as stop:
         with contextlib.suppress(StripsIntError):  # (a full disk) the error that stopped the run is the one to tell
             write_run_manifest(out, command, inputs, started,

@@ -27,6 +27,7 @@ from .contract import (
     domain_of,
     fail,
     grounder_options,
+    swapped_arguments,
 )
 
 
@@ -92,10 +93,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
         problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
             if args.problem else None
     except StripsIntError as exc:
-        return fail(exc)
+        return fail(swapped_arguments(args.domain, args.traces, prog) or exc)
     outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:
+        if path.is_dir():
+            failed += 1
+            evaluate = prog.replace("check", "evaluate")
+            print(f"error: {path}: a folder; check reads game files, evaluate a folder of them "
+                  f"({evaluate} {args.domain} {path} --out DIR)", file=sys.stderr, flush=True)
+            continue
         for report in analyze_file(domain, path, problem, **grounder_options(args)):
             try:
                 if isinstance(report, StripsIntError):

@@ -14,7 +14,8 @@ import argparse
 import functools
 import os
 import sys
-from typing import Any, Callable, Literal, NoReturn
+from pathlib import Path
+from typing import Any, Callable, Literal, NoReturn, Sequence
 
 DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
@@ -43,6 +44,29 @@ def whole(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def out_folder(text: str) -> Path:
+    """An argparse type: an output folder, which need not exist yet, but is not a file (refused before any
+    work, instead of the raw ``[Errno 17] File exists`` of making it)."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text[:200]} is a file; give a folder (it is created if missing)")
+    return path
+
+
+def swapped_arguments(domain: str | Path, paths: Sequence[Path], prog: str) -> str | None:
+    """When DOMAIN could not be loaded: the likely mistake of a game given first and the domain after it
+    (``check GAME.json overcooked``), as the line that says so, or None."""
+    from strips_int.batch.games import GAME_SUFFIXES
+
+    first = Path(domain)
+    named = [p for p in paths if p.suffix.lower() == ".pddl" or (not p.exists() and not p.suffix and len(p.parts) == 1)]
+    if first.is_file() and first.suffix.lower() in GAME_SUFFIXES and named:
+        rest = [str(p) for p in paths if p not in named[:1]]
+        return (f"{first} is a game, not a PDDL domain: the domain comes first "
+                f"({prog} {named[0]} {' '.join([str(first), *rest])})")
+    return None
 
 
 def command(main: Callable[..., int]) -> Callable[..., int]:
@@ -142,7 +166,10 @@ def version() -> str:
     return __version__
 
 
-def fail(error: Exception) -> int:
-    """A command's bad input: its one ``error:`` line on standard error, and exit status 2."""
+def fail(error: Exception | str) -> int:
+    """A command's bad input: its one ``error:`` line on standard error (an OSError as ``file: what``, not
+    ``[Errno 17] ...``), and exit status 2."""
+    if isinstance(error, OSError) and error.filename is not None:
+        error = f"{error.filename}: {error.strerror or type(error).__name__}"
     print(f"error: {error}", file=sys.stderr)
     return 2

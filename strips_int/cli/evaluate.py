@@ -29,6 +29,7 @@ from .contract import (
     domain_of,
     fail,
     grounder_options,
+    out_folder,
     pragmas,
     whole,
 )
@@ -41,7 +42,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     add_domain_argument(parser)
     parser.add_argument("paths", type=Path, nargs="*", metavar="PATH", help="game files or folders (walked): "
                         "traces, raw games, plan files")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--out", type=out_folder, required=True, help="output folder (created if missing)")
     parser.add_argument("--problem", type=Path, help="the PDDL problem of every plan and trace (default: a "
                         "trace's own; a plan's beside it: p01.pddl for p01.plan, else the one problem in its folder)")
     parser.add_argument("--jobs", type=int, default=available_cpus(),
@@ -53,7 +54,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--shard", default="0/1", metavar="i/n",
                         help="evaluate only files k with k mod n = i of the whole list (merge the shards "
                         "with: merge DIR... --out DIR)")
-    parser.add_argument("--group-by", default="layout,agent", type=lambda t: [k for k in t.split(",") if k],
+    parser.add_argument("--group-by", type=lambda t: [k for k in t.split(",") if k],
                         metavar="KEY,...", help="group keys: meta keys (layout, agent, partner, rules, format, ...) "
                         "or folder (default: layout,agent)")
     parser.add_argument("--resamples", type=whole(1, 100_000), default=2000,
@@ -156,8 +157,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
                                       skip=args.out)
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
-        study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by), args.resamples, args.seed,
-                      parse_shard(args.shard), pragmas(args), problem)
+        chosen = args.group_by is not None  # a key of the user's that no game has is an error; a default one not
+        study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by or Study.group_by),
+                      args.resamples, args.seed, parse_shard(args.shard), pragmas(args), problem, chosen)
         check_options(study.files, study.options)
         printed.scenarios = len(scenarios)
         with locked(args.out):
@@ -178,8 +180,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         return interrupted_status(stop)
     finally:
         signal.signal(signal.SIGTERM, previous)
-    missing = [k for k in args.group_by if k not in columns]
-    if missing:
+    missing = [k for k in study.group_by if k not in columns]
+    if missing:  # default keys another environment's games lack, or (chosen keys) every game failed
         print(f"warning: no game has the group key(s) {', '.join(missing)}; they read '-'", file=sys.stderr)
     seconds = time.perf_counter() - start
     print(f"{tally.games} games, {tally.errors} errors, {seconds:.1f} s ({tally.games / seconds:.1f} games/s) "

@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .contract import Parser, command, fail
+from .contract import Parser, command, fail, out_folder
 
 
 def build_parser(prog: str = "python -m strips_int.merge") -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description="Merge the output folders of evaluate --shard runs.")
     parser.add_argument("folders", type=Path, nargs="+", metavar="DIR", help="shard output folders")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--out", type=out_folder, required=True, help="output folder (created if missing)")
     return parser
 
 

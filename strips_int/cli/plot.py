@@ -32,6 +32,7 @@ from .contract import (
     domain_of,
     fail,
     grounder_options,
+    swapped_arguments,
 )
 
 
@@ -121,6 +122,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
                              lambda: plot_influence(report, args.object, args.since, whole=args.all))
         print(guarded(str(args.out), "saving", lambda: save(figure, args.out)))
     except StripsIntError as exc:
-        return fail(exc)
+        games = [] if args.command == "summary" else args.paths if args.command == "agents" else [args.trace]
+        return fail((games and swapped_arguments(args.domain, games, f"{prog} {args.command}")) or exc)
     return 0
 

@@ -1,4 +1,4 @@
-"""Issue 16, Overcooked lifting: the moves told from the players' positions, the terrain checked in full only
+"""Overcooked lifting: the moves told from the players' positions, the terrain checked in full only
 when lifting fails, and the problem built without repeating make_problem's checks give what the general
 serialization and make_problem give, games and messages alike."""
 

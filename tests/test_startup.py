@@ -1,4 +1,4 @@
-"""Issue 16, start-up and fixed cost of ``evaluate``: what a run imports, the GC settings it runs
+"""Start-up and fixed cost of ``evaluate``: what a run imports, the GC settings it runs
 under, and a summary step that gives the numbers of the plain per-column bootstrap."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, Overcooked reading and lifting, second round: the players and objects of a user-study state decoded
+"""Overcooked reading and lifting: the players and objects of a user-study state decoded
 from their text once per distinct text, and the lifter's direct path for one player's interaction, give what the
 general reader and ``_serialize`` give: the same games, steps and messages."""
 

@@ -1,4 +1,4 @@
-"""Issue 16, the first pass of reading: a schema grounds an atom by list comprehensions (and skips the equality
+"""The first pass of reading: a schema grounds an atom by list comprehensions (and skips the equality
 check when it has none), and the Overcooked lifter looks an atom up in its shared grounder's ``grounded`` table
 before calling it. The ground actions, their sharing between games and the messages stay as they were."""
 

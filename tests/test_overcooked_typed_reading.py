@@ -1,4 +1,4 @@
-"""Issue 16, Overcooked reading: the typed decoding of the user-study files gives the general path's games,
+"""Overcooked reading: the typed decoding of the user-study files gives the general path's games,
 and a file it refuses gets the general path's game or exact message."""
 
 from __future__ import annotations
