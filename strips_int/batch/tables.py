@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence, Union
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 from strips_int.files import atomic_open
 
 #: The formats a table can be written in, by file suffix.
@@ -30,6 +30,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0", "\uff1d", "\uff0b"
 TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
                              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                              "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "})
+_LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
 #: What a Markdown cell cannot hold as itself: a column bar, and HTML a renderer would run.
 MARKDOWN_ESCAPES = str.maketrans({"|": "\\|", "&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
@@ -44,8 +45,8 @@ def csv_cell(value: Any) -> Any:
 
 
 def markdown_cell(value: Any) -> str:
-    """A Markdown table cell: one line, its ``|`` and HTML escaped."""
-    return " ".join(str(value).translate(MARKDOWN_ESCAPES).splitlines())
+    """A Markdown table cell: one line, its ``|`` and HTML escaped, control characters shown as escapes."""
+    return printable(" ".join(str(value).translate(MARKDOWN_ESCAPES).splitlines()))
 
 
 class Tex(str):
@@ -54,9 +55,10 @@ class Tex(str):
 
 
 def tex(text: Any) -> str:
-    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces (a :class:`Tex`
-    is LaTeX already and stays)."""
-    return text if isinstance(text, Tex) else str(text).translate(TEX_ESCAPES)
+    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces, other control
+    characters shown as their escapes (:func:`~strips_int.errors.printable`; LaTeX refuses them) (a
+    :class:`Tex` is LaTeX already and stays)."""
+    return text if isinstance(text, Tex) else printable(str(text).translate(_LINE_BREAKS)).translate(TEX_ESCAPES)
 
 
 def markdown_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
