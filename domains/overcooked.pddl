@@ -15,17 +15,27 @@
 ; Bodies block cells: (occupied ?c) keeps two agents apart, and is ignored
 ; for interdependences, like a counter or pot that someone emptied.
 ;
-; @strips-int navigation-actions: move
+; JaxMARL's OvercookedV2 adds ingredient kinds by number (an ingredient's
+; (of-kind ?i ?k), a pile's (dispenses ?d ?k)), a recipe drawn by the
+; environment ((order ?r), drawn again by draw-recipe) and what the agents
+; know of it: (knows ?a ?r) comes from reading a recipe indicator in view, or
+; a button indicator another agent lit; an ingredient that the known order
+; needs, put into the pot by the agent who knows it, is the -informed
+; variant of start-soup and add-ingredient, so a partner's lighting of the
+; button links to the soup it informed. Reading is looking, not a sub-task.
+;
+; @strips-int navigation-actions: move read-recipe read-button
 ; @strips-int position-predicates: on in-pot
 ; @strips-int ignore-predicates: occupied empty pot-empty
 (define (domain overcooked)
   (:requirements :strips :typing :negative-preconditions)
   (:types
     agent cell station item num - object
-    counter pot dispenser window - station
-    onion-dispenser tomato-dispenser dish-dispenser - dispenser
+    counter pot dispenser window indicator button - station
+    onion-dispenser tomato-dispenser dish-dispenser ingredient-dispenser - dispenser
     ingredient dish soup - item
-    onion tomato - ingredient)
+    onion tomato - ingredient
+    kind recipe - object)
   (:constants n0 n1 n2 n3 - num)
   (:predicates
     (at ?a - agent ?c - cell)
@@ -46,7 +56,14 @@
     (cooking ?s - soup)
     (ready ?s - soup)
     (plated ?s - soup)
-    (delivered ?s - soup))
+    (delivered ?s - soup)
+    (of-kind ?i - ingredient ?k - kind)
+    (dispenses ?d - ingredient-dispenser ?k - kind)
+    (needs ?r - recipe ?k - kind)
+    (order ?r - recipe)
+    (in-view ?c - cell ?s - station)
+    (lit ?b - button)
+    (knows ?a - agent ?r - recipe))
 
   (:action move
     :parameters (?a - agent ?from ?to - cell)
@@ -67,6 +84,12 @@
     :parameters (?a - agent ?d - dish ?s - dish-dispenser ?c - cell)
     :precondition (and (at ?a ?c) (next-to ?c ?s) (hand-empty ?a) (fresh ?d))
     :effect (and (holding ?a ?d) (not (hand-empty ?a)) (not (fresh ?d))))
+
+  ; OvercookedV2: a pile of one ingredient kind.
+  (:action take-ingredient
+    :parameters (?a - agent ?i - ingredient ?d - ingredient-dispenser ?k - kind ?c - cell)
+    :precondition (and (at ?a ?c) (next-to ?c ?d) (hand-empty ?a) (fresh ?i) (dispenses ?d ?k) (of-kind ?i ?k))
+    :effect (and (holding ?a ?i) (not (hand-empty ?a)) (not (fresh ?i))))
 
   ; Put what one holds on an empty counter.
   (:action put
@@ -91,6 +114,21 @@
     :parameters (?a - agent ?i - ingredient ?s - soup ?p - pot ?c - cell ?n ?m - num)
     :precondition (and (at ?a ?c) (next-to ?c ?p) (holding ?a ?i) (in-pot ?s ?p) (size ?s ?n) (succ ?n ?m)
                        (not (cooking ?s)) (not (ready ?s)))
+    :effect (and (size ?s ?m) (not (size ?s ?n)) (in-soup ?i ?s) (hand-empty ?a) (not (holding ?a ?i))))
+
+  ; OvercookedV2: an ingredient of the order the agent knows, which the order needs.
+  (:action start-soup-informed
+    :parameters (?a - agent ?i - ingredient ?s - soup ?p - pot ?c - cell ?r - recipe ?k - kind)
+    :precondition (and (at ?a ?c) (next-to ?c ?p) (holding ?a ?i) (pot-empty ?p) (fresh ?s)
+                       (knows ?a ?r) (order ?r) (needs ?r ?k) (of-kind ?i ?k))
+    :effect (and (in-pot ?s ?p) (not (pot-empty ?p)) (not (fresh ?s)) (size ?s n1) (in-soup ?i ?s)
+                 (hand-empty ?a) (not (holding ?a ?i))))
+
+  (:action add-ingredient-informed
+    :parameters (?a - agent ?i - ingredient ?s - soup ?p - pot ?c - cell ?n ?m - num ?r - recipe ?k - kind)
+    :precondition (and (at ?a ?c) (next-to ?c ?p) (holding ?a ?i) (in-pot ?s ?p) (size ?s ?n) (succ ?n ?m)
+                       (not (cooking ?s)) (not (ready ?s))
+                       (knows ?a ?r) (order ?r) (needs ?r ?k) (of-kind ?i ?k))
     :effect (and (size ?s ?m) (not (size ?s ?n)) (in-soup ?i ?s) (hand-empty ?a) (not (holding ?a ?i))))
 
   ; New rules: an empty-handed agent starts the cooking.
@@ -125,4 +163,33 @@
     :parameters (?a - agent ?s - soup ?w - window ?c - cell)
     :precondition (and (at ?a ?c) (next-to ?c ?w) (holding ?a ?s))
     :effect (and (delivered ?s) (hand-empty ?a) (not (holding ?a ?s))))
+
+  ; OvercookedV2's recipe indicators. A plain one always shows the order; a
+  ; button shows it while lit (an empty-handed interaction lights it, at a
+  ; cost, for a while). An agent reads what is in its view.
+  (:action activate
+    :parameters (?a - agent ?b - button ?c - cell)
+    :precondition (and (at ?a ?c) (next-to ?c ?b) (hand-empty ?a))
+    :effect (lit ?b))
+
+  (:action button-off
+    :parameters (?b - button)
+    :precondition (lit ?b)
+    :effect (not (lit ?b)))
+
+  (:action read-recipe
+    :parameters (?a - agent ?i - indicator ?r - recipe ?c - cell)
+    :precondition (and (at ?a ?c) (in-view ?c ?i) (order ?r))
+    :effect (knows ?a ?r))
+
+  (:action read-button
+    :parameters (?a - agent ?b - button ?r - recipe ?c - cell)
+    :precondition (and (at ?a ?c) (in-view ?c ?b) (lit ?b) (order ?r))
+    :effect (knows ?a ?r))
+
+  ; The environment draws the order again (after a correct delivery, when set to).
+  (:action draw-recipe
+    :parameters (?old ?new - recipe)
+    :precondition (order ?old)
+    :effect (and (not (order ?old)) (order ?new)))
 )

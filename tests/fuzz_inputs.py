@@ -227,6 +227,25 @@ def rollout_arrays() -> dict[str, np.ndarray]:
     }
 
 
+def v2_rollout_arrays() -> dict[str, np.ndarray]:
+    """An OvercookedV2 rollout's arrays (grounders/jaxmarl/v2_rollout.py) on a small layout with a recipe
+    indicator: agent 0 takes an ingredient of kind 0 from the pile it faces, then both stay."""
+    from strips_int.grounders.jaxmarl.rollout import FORMAT_V2
+
+    static = np.array([[1, 1, 5, 1, 1], [10, 0, 0, 0, 11], [1, 0, 0, 0, 6], [1, 9, 1, 4, 1]])  # piles 0 and 1, pot
+    grid = np.zeros((4, *static.shape, 3), dtype=np.int64)
+    grid[..., 0] = static
+    options = {"max_steps": 400, "agent_view_size": None, "start_cooking_interaction": False,
+               "negative_rewards": False, "sample_recipe_on_delivery": False}
+    return {
+        "format": np.array(FORMAT_V2), "layout": np.array("custom"), "static": static,
+        "starts": np.array([[1, 1], [3, 1]]), "possible_recipes": np.array([[0, 0, 0], [1, 1, 1]]),
+        "options": np.array(json.dumps(options)), "actions": np.array([[5, 4], [4, 4], [4, 4]]), "rewards": np.zeros(3),
+        "agent_pos": np.array([[[1, 1], [3, 1]]] * 4), "agent_dir": np.array([[3, 2]] * 4),
+        "agent_inv": np.array([[0, 0], [4, 0], [4, 0], [4, 0]]), "grid": grid, "recipe": np.full(4, 12),
+        "new_correct_delivery": np.zeros(4, dtype=bool), "step": np.arange(4), "done": np.zeros(4, dtype=bool),
+    }
+
 def npz_bytes(arrays: dict[str, Any]) -> bytes:
     """``arrays`` as an ``.npz`` archive's bytes (uncompressed, as ``np.savez`` writes them)."""
     buffer = io.BytesIO()

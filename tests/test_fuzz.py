@@ -26,7 +26,7 @@ from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, HH_2019, KIT_PAS
                          SCENARIOS, TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, hh_2019_rows,
                          huge_string_pickle, json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse,
                          reset_pddl_parsers, rollout_arrays, rollout_list, run_cli, shared_halves, two_episodes,
-                         user_study_game, written)
+                         user_study_game, v2_rollout_arrays, written)
 from hanabi_json import COLOUR, DISCARD, HELP, PLAY, RANK, RED, clue_and_discard, game
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -296,14 +296,15 @@ HOSTILE_ARRAYS = st.sampled_from([
     np.array([]), np.array(np.nan), np.array([np.inf, -np.inf]), np.array([[2**62]]), np.array(-1),
     np.zeros((4, 2, 2), dtype=np.int8), np.zeros((4, 2, 2)) + np.nan, np.array(["x" * 1000]), np.array([True]),
     np.zeros((0, 2, 2), dtype=np.int64), np.full((4, 3, 5, 3), 99), np.array("strips-int/jaxmarl-overcooked/1"),
+    np.array("strips-int/jaxmarl-overcooked-v2/1"), np.array('{"max_steps": -1}'), np.full((4, 4, 5, 3), 2**21),
 ])
 
 
 @st.composite
-def mutated_arrays(draw: st.DrawFn) -> dict[str, np.ndarray]:
-    """A rollout's arrays with one or two changes: an array dropped or replaced, an element set to an
+def mutated_arrays(draw: st.DrawFn, make: Any = rollout_arrays) -> dict[str, np.ndarray]:
+    """A rollout's arrays (``make()``) with one or two changes: an array dropped or replaced, an element set to an
     out-of-range value, the step axis cut."""
-    arrays = rollout_arrays()
+    arrays = make()
     for _ in range(draw(st.integers(1, 2))):
         key = draw(st.sampled_from(sorted(arrays)))
         kind = draw(st.sampled_from(["drop", "replace", "poke", "cut"]))
@@ -313,7 +314,7 @@ def mutated_arrays(draw: st.DrawFn) -> dict[str, np.ndarray]:
             arrays[key] = draw(HOSTILE_ARRAYS)
         elif kind == "poke" and arrays[key].size and arrays[key].dtype.kind in "iuf":
             flat = arrays[key].copy().ravel()
-            flat[draw(st.integers(0, flat.size - 1))] = draw(st.sampled_from([-1, 11, 23, 24, 2**40, -(2**40)]))
+            flat[draw(st.integers(0, flat.size - 1))] = draw(st.sampled_from([-1, 3, 7, 11, 23, 24, 2**40, -(2**40)]))
             arrays[key] = flat.reshape(arrays[key].shape)
         elif kind == "cut" and arrays[key].ndim:
             arrays[key] = arrays[key][:draw(st.integers(0, len(arrays[key])))]
@@ -330,6 +331,18 @@ def test_jaxmarl_npz_mutations(workdir, domains, arrays):
 @given(damaged(npz_bytes(rollout_arrays())))
 def test_jaxmarl_npz_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "damaged.npz", data), domains["overcooked"])
+
+
+@fuzz(60)
+@given(mutated_arrays(v2_rollout_arrays))
+def test_jaxmarl_v2_npz_mutations(workdir, domains, arrays):
+    read_and_analyse(written(workdir / "rollout_v2.npz", npz_bytes(arrays)), domains["overcooked"])
+
+
+@fuzz(20)
+@given(damaged(npz_bytes(v2_rollout_arrays())))
+def test_jaxmarl_v2_npz_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged_v2.npz", data), domains["overcooked"])
 
 
 # ---------------------------------------------------------------- Hanabi: hanab.live game JSON

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 import zipfile
 
 import numpy as np
@@ -20,7 +18,7 @@ from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT
+from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
 
@@ -36,11 +34,7 @@ def domain():
 @pytest.fixture(scope="module")
 def rollouts(tmp_path_factory):
     """The folder of rollouts and ``facts.json`` that ``jaxmarl_rollouts.py`` writes."""
-    out = tmp_path_factory.mktemp("jaxmarl")
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "jaxmarl_rollouts.py"), str(out)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return out
+    return child_rollouts("jaxmarl_rollouts.py", tmp_path_factory.mktemp("jaxmarl"))
 
 
 @pytest.mark.parametrize(("layout", "seed"), RANDOM)
@@ -79,13 +73,8 @@ def test_memory_reader_matches_the_file(domain, rollouts):
     assert len(from_file.steps) > 20
 
 
-def _arrays(path):
-    with np.load(path, allow_pickle=False) as data:
-        return {name: data[name] for name in data.files}
-
-
 def test_a_state_that_does_not_follow_names_its_step(domain, rollouts, tmp_path):
-    arrays = _arrays(rollouts / "handover.npz")
+    arrays = npz_arrays(rollouts / "handover.npz")
     last = len(arrays["actions"]) - 1
     np.savez(tmp_path / "unpaid.npz", **{**arrays, "rewards": np.zeros(last + 1)})  # the delivery went unrewarded
     with pytest.raises(StripsIntError, match=rf"unpaid.npz: step {last}: logged reward 0, but the step delivers 1 soup"):
@@ -98,7 +87,7 @@ def test_a_state_that_does_not_follow_names_its_step(domain, rollouts, tmp_path)
 
 
 def test_a_rollout_missing_an_array_is_one_clear_error(domain, rollouts, tmp_path):
-    arrays = _arrays(rollouts / "handover.npz")
+    arrays = npz_arrays(rollouts / "handover.npz")
     np.savez(tmp_path / "cut.npz", **{k: v for k, v in arrays.items() if k != "maze_map"})
     assert GROUNDER.recognizes(tmp_path / "cut.npz")
     (result,) = GROUNDER.read(tmp_path / "cut.npz", domain)
@@ -106,12 +95,8 @@ def test_a_rollout_missing_an_array_is_one_clear_error(domain, rollouts, tmp_pat
 
 
 def test_check_reads_a_rollout_without_jax(rollouts):
-    code = ("import sys; sys.modules['jax'] = None; sys.modules['jaxmarl'] = None\n"
-            "from strips_int.cli.check import main; sys.exit(main())")
-    done = subprocess.run([sys.executable, "-c", code, str(DOMAIN), str(rollouts / "handover.npz")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "goal: 1/1 facts reached" in done.stdout and "constructive 1" in done.stdout
+    printed = check_without_jax(DOMAIN, rollouts / "handover.npz")
+    assert "goal: 1/1 facts reached" in printed and "constructive 1" in printed
 
 
 def test_a_damaged_archive_is_one_clear_error(domain, rollouts, tmp_path):

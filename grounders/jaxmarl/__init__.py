@@ -1,8 +1,8 @@
-"""JaxMARL Overcooked: rollouts saved as ``.npz`` and lifted into ``domains/overcooked.pddl`` traces.
+"""JaxMARL Overcooked and OvercookedV2: rollouts saved as ``.npz`` and lifted into ``domains/overcooked.pddl`` traces.
 
     import jax, jaxmarl
     from strips_int.grounders.jaxmarl import save_rollout, rollout_trace
-    env = jaxmarl.make("overcooked", layout=overcooked_layouts["cramped_room"])
+    env = jaxmarl.make("overcooked", layout=overcooked_layouts["cramped_room"])  # or "overcooked_v2", layout=NAME
     ...  # states (reset's first, then one per step), joint actions, rewards
     save_rollout("game.npz", env, states, actions, rewards)   # then: check / evaluate game.npz
     trace = rollout_trace(states, actions, rewards, env, domain)  # or straight from memory
@@ -14,6 +14,7 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import json
@@ -22,7 +23,7 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 
 from ..base import GAMES, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
@@ -36,7 +37,10 @@ if TYPE_CHECKING:
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "read_rollout", "rollout_trace", "save_rollout"]
+    from .v2_kitchen import V2Layout
+
+__all__ = ["FORMAT", "GROUNDER", "arrays_trace", "jaxmarl_layout", "jaxmarl_v2_layout", "read_rollout", "rollout_trace",
+           "save_rollout"]
 
 
 def __getattr__(name: str) -> Any:
@@ -46,14 +50,25 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(".rollout", __name__), name)
 
-#: The action schemas of ``domains/overcooked.pddl`` a JaxMARL game lifts into (onions only, old rules).
+#: The prefix of OvercookedV2's layouts for ``rc --layout``.
+V2_PREFIX = "jaxmarl_v2:"
+#: The action schemas of ``domains/overcooked.pddl`` a JaxMARL game lifts into (onions only, old rules;
+#: OvercookedV2's are ``v2_lift.V2_ACTIONS``, checked when one is read).
 ACTIONS = frozenset({"move", "take", "take-onion", "take-dish", "put", "start-soup", "add-ingredient", "auto-cook",
                      "finish-cooking", "plate-soup", "deliver"})
 
 
 def arrays_trace(arrays: dict[str, np.ndarray], domain: Domain, source: str) -> Trace:
-    """The trace of a rollout's arrays; every step's reward must be 20 per soup delivered in it
-    (the old-rules check of :func:`~strips_int.grounders.overcooked.lift.rewarded_soups`)."""
+    """The trace of a rollout's arrays. Overcooked: every step's reward must be 20 per soup delivered in it
+    (the old-rules check of :func:`~strips_int.grounders.overcooked.lift.rewarded_soups`); OvercookedV2: every
+    step replayed under its rules (:mod:`.v2_lift`)."""
+    from .record import FORMAT_V2
+
+    if str(arrays.get("format")) == FORMAT_V2:
+        from .v2_lift import lift_episode
+        from .v2_rollout import read_episode
+
+        return lift_episode(read_episode(arrays, source), domain)
     from .game import rollout_game
 
     return lift_game(*rollout_game(arrays, source), domain)
@@ -83,33 +98,73 @@ layout = overcooked_layouts.get(sys.argv[1])
 print(json.dumps(None if layout is None else {key: np.asarray(value).ravel().tolist()
                                               for key, value in layout.items()}))
 """
+#: The same for OvercookedV2's ``overcooked_v2_layouts``: static tiles, start cells, possible recipes (or, for a
+#: name it does not have, the names it has).
+_V2_LAYOUT_CHILD = """
+import json, sys
+import numpy as np
+from jaxmarl.environments.overcooked_v2.layouts import overcooked_v2_layouts
+layout = overcooked_v2_layouts.get(sys.argv[1])
+print(json.dumps({"known": sorted(overcooked_v2_layouts)} if layout is None else {
+    "static": np.asarray(layout.static_objects).tolist(), "starts": [[int(c) for c in p] for p in layout.agent_positions],
+    "recipes": [sorted(int(k) for k in r) for r in layout.possible_recipes]}))
+"""
 
 
-def jaxmarl_layout(name: str) -> Layout | None:
-    """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
-    unknown, or jaxmarl not installed.
+def _from_jaxmarl(code: str, name: str) -> Any:
+    """What ``code`` prints for layout ``name`` in a child process, as JSON (None: jaxmarl not installed).
 
     jaxmarl is imported in a child process: importing it starts JAX's threads (and prints), and the
     planner then forks its time-limited child, which JAX's threads can deadlock.
     """
-    from .rollout import layout_rows
-
     import subprocess  # only here: reading rollouts needs no child
 
     if importlib.util.find_spec("jaxmarl") is None:
         return None
-    child = subprocess.run([sys.executable, "-c", _LAYOUT_CHILD, name], capture_output=True, text=True)
+    child = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True)
     lines = child.stdout.strip().splitlines()
     if child.returncode != 0 or not lines:
         last = (child.stderr.strip().splitlines() or ["no output"])[-1]
         raise StripsIntError(f"jaxmarl layout {name}", None, f"reading it from jaxmarl failed: {last}")
-    layout = json.loads(lines[-1])
+    return json.loads(lines[-1])
+
+
+def jaxmarl_layout(name: str) -> Layout | None:
+    """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
+    unknown, or jaxmarl not installed."""
+    from .rollout import layout_rows
+
+    layout = _from_jaxmarl(_LAYOUT_CHILD, name)
     if layout is None:
         return None
     width = int(layout["width"][0])
     layout["height"], layout["width"] = int(layout["height"][0]), width
     starts = [(int(i) % width, int(i) // width) for i in layout["agent_idx"]]
     return Layout(name=name, rows=layout_rows(layout, starts))
+
+
+def jaxmarl_v2_layout(name: str) -> V2Layout:
+    """OvercookedV2's layout ``name`` (from ``overcooked_v2_layouts``); an unknown name, or jaxmarl not
+    installed, is an error (the ``jaxmarl_v2:`` prefix says the name is OvercookedV2's)."""
+    from .v2_kitchen import V2Layout
+
+    source = f"layout {brief(V2_PREFIX + name)}"
+    layout = _from_jaxmarl(_V2_LAYOUT_CHILD, name)
+    if layout is None:
+        raise StripsIntError(source, None, "OvercookedV2's layouts are read from jaxmarl: install the extra "
+                             "(pip install -e '.[jaxmarl]')")
+    if "known" in layout:
+        close = difflib.get_close_matches(name, layout["known"], n=1, cutoff=0.6)
+        raise StripsIntError(source, None, f"unknown OvercookedV2 layout {brief(name)}"
+                             + (f"; did you mean {close[0]}?" if close else "")
+                             + f" ({len(layout['known'])} known: {', '.join(layout['known'])})")
+    return V2Layout(name=name, static=tuple(map(tuple, layout["static"])), starts=tuple(map(tuple, layout["starts"])),
+                    recipes=tuple(map(tuple, layout["recipes"])))
+
+
+def recipe_kinds(text: str) -> tuple[int, ...]:
+    """``--recipe 0,0,2``: ingredient kinds (argparse reports a ValueError as an invalid value)."""
+    return tuple(int(kind) for kind in text.split(","))
 
 
 class _JaxMARL(BaseGrounder):
@@ -119,8 +174,12 @@ class _JaxMARL(BaseGrounder):
     domain = "overcooked"
     actions = ACTIONS
     options = (Option("--layout", "layout", "layout name (default: the one the game names; jaxmarl:NAME for "
-                      "JaxMARL's own where an Overcooked layout has the same name)", "NAME"),
-               Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"))
+                      "JaxMARL's own where an Overcooked layout has the same name; jaxmarl_v2:NAME for "
+                      "OvercookedV2's)", "NAME"),
+               Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
+               Option("--recipe", "recipe", "RC on an OvercookedV2 layout (jaxmarl_v2:NAME): the order, as "
+                      "ingredient kinds (default: the layout's first possible recipe)", "K,K,K", recipe_kinds,
+                      use="start"))
 
     def recognizes(self, path: Path) -> Kind | None:
         # Every other file is told apart without importing numpy, most by their first 4 bytes
@@ -137,9 +196,15 @@ class _JaxMARL(BaseGrounder):
         except StripsIntError as exc:
             yield exc
 
-    def start_problem(self, name: str, domain: Domain, soups: int | None = None, **_: Any) -> Problem | None:
+    def start_problem(self, name: str, domain: Domain, soups: int | None = None,
+                      recipe: tuple[int, ...] | None = None, **_: Any) -> Problem | None:
         """Players at the start tiles of JaxMARL layout ``name`` (``jaxmarl:`` prefix optional, to tell
-        its ``cramped_room`` from the classic one), to deliver ``soups`` soups; None for another name."""
+        its ``cramped_room`` from the classic one), to deliver ``soups`` soups; None for another name.
+        ``jaxmarl_v2:NAME`` is OvercookedV2's layout, to deliver soups of ``recipe`` (one of its possible ones)."""
+        if name.startswith(V2_PREFIX):
+            from .v2_lift import v2_layout_problem
+
+            return v2_layout_problem(jaxmarl_v2_layout(name.removeprefix(V2_PREFIX)), domain, soups or 1, recipe)
         if not name.startswith("jaxmarl:") and name in known_layouts():
             return None  # an Overcooked layout of that name comes first; jaxmarl:NAME asks for JaxMARL's
         layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))

@@ -22,6 +22,7 @@ from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
+from .record import kept_states
 from .rollout import STATE_FIELDS
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
@@ -88,22 +89,11 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     if any(len(fields[key]) != count for key in fields) or count == 0:
         raise StripsIntError(source, None, f"the state arrays ({', '.join(STATE_FIELDS)}) must have one equal, "
                              "non-zero length")
-    steps = fields["step"]
-    if count > 1 and count == len(actions) + 1 and steps[-1] == 0 and steps[-2] == len(actions) - 1 + steps[0]:
-        count -= 1  # the auto-reset state after the episode's end
-    elif count != len(actions) + 1:
-        raise StripsIntError(source, None, f"{count} states for {len(actions)} joint actions: expected one more "
-                             "state than actions")
+    count = kept_states(fields["step"], len(actions), source)
     padding = (fields["maze_map"].shape[1] - height) // 2
     if padding < 0 or fields["maze_map"].shape[2] != width + 2 * padding:
         raise StripsIntError(source, None, f"maze_map of shape {fields['maze_map'].shape[1:]} does not fit the "
                              f"{width}x{height} grid")
-    bad = np.flatnonzero(steps[:count] != steps[0] + np.arange(count))
-    if len(bad):
-        t = int(bad[0])
-        why = ": a new episode began (env.step resets at the episode's end); save one episode per file" \
-            if steps[t] == 0 else ""
-        raise StripsIntError(source, f"state {t}", f"its step counter is {steps[t]}, expected {steps[0] + t}{why}")
     maze = fields["maze_map"][:count, padding:padding + height, padding:padding + width]
     _check_tiles(layout, maze, source)
     places = [(x, y, layout.tile((x, y))) for x, y in layout.positions() if layout.tile((x, y)) in ("X", "P")]

@@ -18,13 +18,16 @@ import numpy as np
 from strips_int.errors import StripsIntError
 
 from .archive import read_npz
+from .record import FORMAT, FORMAT_V2, FORMATS, joint_actions, step_rewards, unwrapped
 
-#: The format tag stored in every rollout file (its ``format`` array).
-FORMAT = "strips-int/jaxmarl-overcooked/1"
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
-#: The arrays a file is read for (by :mod:`.game`); its others are never decompressed.
-READ = ("format", "layout", "grid", "actions", "rewards", "agent_pos", "agent_dir", "agent_inv", "maze_map", "step")
+#: The arrays a file is read for, by its format (:mod:`.game`, :mod:`.v2_rollout`); its others are never
+#: decompressed.
+READ = {FORMAT: ("format", "layout", "grid", "actions", "rewards", "agent_pos", "agent_dir", "agent_inv", "maze_map",
+                 "step"),
+        FORMAT_V2: ("format", "layout", "options", "static", "starts", "possible_recipes", "actions", "rewards",
+                    "agent_pos", "agent_dir", "agent_inv", "grid", "recipe", "new_correct_delivery", "step")}
 #: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
 _TILES = (("pot_idx", "P"), ("goal_idx", "S"), ("onion_pile_idx", "O"), ("plate_pile_idx", "D"))
 
@@ -52,21 +55,17 @@ def layout_name(layout: Mapping[str, Any]) -> str:
 
 
 def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any]) -> dict[str, np.ndarray]:
-    """The arrays of a rollout (what :func:`save_rollout` writes).
+    """The arrays of a rollout (what :func:`save_rollout` writes), of an Overcooked or OvercookedV2 ``env``.
 
-    ``actions`` are joint actions as integers in ``env.agents`` order (a dict
-    keyed by agent, as ``env.step`` takes it, is accepted too); ``rewards``
-    are per-step rewards, a number or the dict ``env.step`` returns (its
-    agents share the reward: the first agent's is kept).
+    ``actions`` are joint actions (:func:`joint_actions`), ``rewards`` per-step rewards (:func:`step_rewards`).
+    The env may be wrapped (jaxmarl's wrappers pass its attributes through) and each state then the wrapper's
+    (``LogEnvState``): the environment's own is its ``env_state``.
     """
-    agents = list(env.agents)
+    from .v2_rollout import is_v2, v2_arrays  # OvercookedV2's own arrays
 
-    def joint(action: Any) -> list[int]:
-        return [int(action[a]) for a in agents] if isinstance(action, Mapping) else [int(a) for a in action]
-
-    def reward(value: Any) -> float:
-        return float(value[agents[0]]) if isinstance(value, Mapping) else float(value)
-
+    states = [unwrapped(state) for state in states]
+    if is_v2(env):
+        return v2_arrays(env, states, actions, rewards)
     starts = [(int(x), int(y)) for x, y in np.asarray(states[0].agent_pos)] if states else []
     arrays = {name: np.stack([np.asarray(getattr(s, name)) for s in states]) for name in STATE_FIELDS} if states else {}
     return {
@@ -74,8 +73,8 @@ def rollout_arrays(env: Any, states: Sequence[Any], actions: Sequence[Any], rewa
         "layout": np.array(layout_name(env.layout)),
         "grid": np.array(layout_rows(env.layout, starts)),
         "max_steps": np.array(int(getattr(env, "max_steps", -1))),
-        "actions": np.array([joint(a) for a in actions], dtype=np.int64).reshape(len(actions), len(agents)),
-        "rewards": np.array([reward(r) for r in rewards], dtype=np.float64),
+        "actions": joint_actions(env, actions),
+        "rewards": step_rewards(env, rewards),
         **arrays,
     }
 
@@ -89,17 +88,18 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
 
 
 def is_rollout(path: Path) -> bool:
-    """Whether ``path`` is an .npz archive whose ``format`` array holds :data:`FORMAT`; never raises."""
+    """Whether ``path`` is an .npz archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
     try:
-        return str(read_npz(path, ("format",)).get("format")) == FORMAT
+        return str(read_npz(path, ("format",)).get("format")) in FORMATS
     except StripsIntError:
         return False
 
 
 def load_rollout(path: Path) -> dict[str, np.ndarray]:
-    """The arrays of a rollout file the reader uses (:data:`READ`, read within bounds and without pickle:
-    :mod:`.archive`); a file of another kind names what is missing."""
-    arrays = read_npz(path, READ)
-    if "format" not in arrays or str(arrays["format"]) != FORMAT:
-        raise StripsIntError(str(path), None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r})")
-    return arrays
+    """The arrays of a rollout file its format's reader uses (:data:`READ`, read within bounds and without
+    pickle: :mod:`.archive`); a file of another kind names what is missing."""
+    tag = str(read_npz(path, ("format",)).get("format"))
+    if tag not in FORMATS:
+        raise StripsIntError(str(path), None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
+                             f"{FORMAT_V2!r})")
+    return read_npz(path, READ[tag])

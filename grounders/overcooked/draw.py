@@ -21,9 +21,13 @@ if TYPE_CHECKING:
 _TILE = re.compile(r"\D*?(\d+)_(\d+)$")
 #: Tile colours by object type; a type not listed (a new station) is drawn as a counter.
 TILE_COLORS = {"cell": "#FFFFFF", "counter": "#C8B48C", "pot": "#6E6E6E", "onion-dispenser": "#F2D16B",
-               "tomato-dispenser": "#E58C7A", "dish-dispenser": "#D9D9D9", "window": "#7FBF7F"}
+               "tomato-dispenser": "#E58C7A", "dish-dispenser": "#D9D9D9", "window": "#7FBF7F",
+               # OvercookedV2's piles of numbered ingredient kinds and its recipe indicators
+               "ingredient-dispenser": "#9ECAE1", "indicator": "#756BB1", "button": "#BCBDDC"}
+#: A button indicator while lit (``(lit b)``: it shows the recipe).
+LIT_COLOR = "#FFD92F"
 ITEM_STYLE = {"onion": ("o", "#E6B800"), "tomato": ("t", "#D62728"), "dish": ("d", "#FFFFFF"),
-              "soup": ("s", "#E07B39")}
+              "soup": ("s", "#E07B39"), "ingredient": ("i", "#6BAED6")}
 
 
 def tiles(objects: Mapping[str, str]) -> dict[tuple[int, int], tuple[str, str]]:
@@ -68,7 +72,8 @@ class Kitchen:
 
 #: What the key calls each tile type and item.
 TILE_NAMES = {"cell": "floor", "counter": "counter", "pot": "pot", "onion-dispenser": "onion dispenser",
-              "tomato-dispenser": "tomato dispenser", "dish-dispenser": "dish dispenser", "window": "serving window"}
+              "tomato-dispenser": "tomato dispenser", "dish-dispenser": "dish dispenser", "window": "serving window",
+              "ingredient-dispenser": "ingredient pile", "indicator": "recipe indicator", "button": "recipe button"}
 
 
 def draw_key(ax: Axes, objects: Mapping[str, str], agents: Sequence[str],
@@ -118,8 +123,9 @@ def draw_kitchen(ax: Axes, objects: Mapping[str, str], state: frozenset[Fact], a
     where = {name: pos for pos, (name, _) in grid.items()}
     marked = set(highlight)
     ax.add_collection(PatchCollection([Rectangle((x - 0.5, y - 0.5), 1, 1) for x, y in grid], edgecolor="#999999",
-                                      linewidth=0.3, facecolor=[TILE_COLORS.get(kind, TILE_COLORS["counter"])
-                                                                for _, kind in grid.values()]), autolim=False)
+                                      linewidth=0.3, facecolor=[LIT_COLOR if ("lit", name) in state else
+                                                                TILE_COLORS.get(kind, TILE_COLORS["counter"])
+                                                                for name, kind in grid.values()]), autolim=False)
     placed: dict[str, tuple[float, float]] = {}
     for fact in sorted(state):
         if fact[0] == "at" and fact[2] in where:

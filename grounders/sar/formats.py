@@ -3,8 +3,8 @@
 A log holds the world once (terrain grid, agents with roles in acting order,
 items with kinds, victims with cells), then one entry per tick: the raw state
 and each agent's primitive action; the last entry has the final state and no
-actions. ``README.md`` documents every field. Reading checks every value and
-names the entry (``step 4``) and field of the first one that is wrong.
+actions. ``docs/environments/sar.md`` documents every field. Reading checks every
+value and names the entry (``step 4``) and field of the first one that is wrong.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The grid is drawn with ``#`` wall, ``.`` floor, ``+`` door, ``~`` fire and
 ``*`` debris (both on floor); any other character is a legend key that puts
-the named agent, item or victim on a floor cell. ``README.md`` documents the
-fields. A script is a list of commands, each taking as many ticks as it needs:
+the named agent, item or victim on a floor cell. ``docs/environments/sar.md``
+documents the fields. A script is a list of commands, each taking as many ticks as it needs:
 
 * ``go X Y``: walk a shortest path to cell (X, Y) through cells that can be
   entered now; while there is none, wait (so a nurse waits for a fire to go out);

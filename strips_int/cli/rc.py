@@ -32,7 +32,8 @@ from .contract import (
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
-#: (README, ``benchmarks/rc_layouts.py --scaling``), so more could only end "unknown", ever more slowly built.
+#: (docs/required-cooperation.md, ``benchmarks/rc_layouts.py --scaling``), so more could only end
+#: "unknown", ever more slowly built.
 MAX_SOUPS = 100
 #: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
 MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
