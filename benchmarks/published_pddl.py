@@ -84,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     from strips_int.planners import Call, solve_all
 
     start = time.perf_counter()
-    domain = load_domain(args.domain, {"agent-types": args.agent_types} if args.agent_types else None)
+    try:
+        domain = load_domain(args.domain, {"agent-types": args.agent_types} if args.agent_types else None)
+    except StripsIntError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     problems = sorted((p for p in args.problems.iterdir() if p.suffix == ".pddl" and "domain" not in p.name),
                       key=lambda p: (p.stat().st_size, p.name))[:args.plans]
     tally = dict.fromkeys(("traces", "steps", "interdependencies", "triggers", "disagree", "errors", "unplanned"), 0)

@@ -75,8 +75,8 @@ def test_a_domain_without_an_agent_type_is_refused_saying_how_to_name_them():
         load_domain(FREIGHT / "domain.pddl")
     assert str(info.value) == (
         f"{FREIGHT / 'domain.pddl'}: no agent type: declare a type agent (with subtypes), or name the agents' "
-        "types with the pragma '; @strips-int agent-types: T...' or the option --agent-types T... (its types: "
-        "airplane airport city location package physobj place truck vehicle)")
+        "types with agent-types T... (the pragma '; @strips-int agent-types: T...' or the option of that name) "
+        "(its types: airplane airport city location package physobj place truck vehicle)")
     result = cli("strips_int.check", FREIGHT / "domain.pddl", FREIGHT / "p01.plan")
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"error: {info.value}\n")
 
@@ -149,7 +149,7 @@ def test_ma_pddl_agent_lines_are_the_first_parameter_and_the_actor(codmap):
 
 def test_an_ma_pddl_agent_of_no_agent_type_is_refused(tmp_path):
     with pytest.raises(StripsIntError, match=r"freight-codmap.pddl: action fly-airplane: its :agent \?airplane is a "
-                                             r"airplane, not an agent type: name it with --agent-types"):
+                                             r"airplane, not an agent type: name it with agent-types \(the pragma or the option\)"):
         load_domain(CODMAP, {"agent-types": ["truck"]})
 
 

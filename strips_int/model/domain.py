@@ -142,15 +142,15 @@ class Domain:
         if not any(map(self.is_agent_type, self.type_names())):
             declared = sorted(self.type_names() - {ROOT_TYPE})
             raise StripsIntError(self.source, None, "no agent type: declare a type agent (with subtypes), or name "
-                                 "the agents' types with the pragma '; @strips-int agent-types: T...' or the option "
-                                 "--agent-types T..." + (f" (its types: {cut(' '.join(declared), 120)})" if declared
+                                 "the agents' types with agent-types T... (the pragma '; @strips-int agent-types: T...' "
+                                 "or the option of that name)" + (f" (its types: {cut(' '.join(declared), 120)})" if declared
                                                          else " (it declares no types: agents need one)"))
         for name in sorted(self.agent_lines):
             schema = self.schemas[name]
             if schema.actor != 0:
                 raise StripsIntError(self.source, f"action {cut(name)}", f"its :agent ?{schema.params[0]} is a "
                                      f"{'/'.join(sorted(schema.param_types[0]))}, not an agent type: name it with "
-                                     "--agent-types or the agent-types pragma")
+                                     "agent-types (the pragma or the option)")
         return self
 
     def is_navigation(self, action: GroundAction) -> bool:
