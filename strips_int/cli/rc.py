@@ -209,10 +209,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     try:
         if args.all_layouts:
             from strips_int.batch.tables import SUFFIXES
+            from strips_int.files import output_file
             from strips_int.grounders.overcooked import known_layouts
 
             if args.out is not None and args.out.suffix not in SUFFIXES:
                 parser.error(f"--out {args.out}: the table is written as {', '.join(SUFFIXES)}")
+            if args.out is not None:
+                output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
             start, rows = time.perf_counter(), []
             names = known_layouts(aliases=False)
             for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
