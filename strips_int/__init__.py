@@ -21,7 +21,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _WHERE = {
-    "StripsIntError": "errors",
+    "StripsIntError": "errors", "ArgumentError": "errors",
     "Domain": "model.domain", "load_domain": "model.domain", "load_problem": "model.problem",
     "Fact": "model.task", "GroundAction": "model.task", "Problem": "model.task", "State": "model.task",
     "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace_file",

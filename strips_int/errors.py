@@ -1,7 +1,8 @@
-"""The one exception strips_int raises for bad input, with where it happened."""
+"""The one exception strips_int raises for bad input, with where it happened; how input text is shown."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
@@ -19,7 +20,29 @@ class StripsIntError(Exception):
         self.where = where
         self.message = message
         place = f"{source}: {where}" if where else source
-        super().__init__(f"{place}: {message}")
+        super().__init__(printable(f"{place}: {message}"))  # one line, whatever the file's name holds
+
+
+class ArgumentError(StripsIntError, ValueError):
+    """A Python caller's argument outside what a function takes (``required_cooperation(timeout=-1)``): one
+    line naming the function, the argument and what it needs; a ValueError too, as Python's own checks are."""
+
+    def __init__(self, function: str, argument: str, need: str, value: object) -> None:
+        super().__init__(function, f"argument {argument}", f"need {need}, not {brief(value)}")
+
+
+#: Control characters (C0, tab and line breaks included, DEL, C1) and Unicode's line and paragraph separators:
+#: a line break would make one line two, a terminal acts on an escape sequence, XML holds almost none of them,
+#: and no font draws them.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: object) -> str:
+    """Text from the input shown as it is, on one line: its control characters as their escapes (``\\n``,
+    ``\\x1b``), the rest untouched. The one rule for input text in error lines, the text report, figures, the
+    HTML report and GraphML (what each format must escape besides, such as ``<`` in HTML, is the writer's)."""
+    text = str(text)
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text) if _CONTROL.search(text) else text
 
 
 def brief(value: object, limit: int = 60) -> str:

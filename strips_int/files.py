@@ -1,11 +1,14 @@
 """Reading input files, with errors that name the file (and, for JSON, the line and column); writing
-output files whole (:func:`atomic_open`).
+output files whole (:func:`atomic_open`), with errors that name the file.
 
-Input can be hostile or broken, so reading is bounded: only regular files (a
-device such as ``/dev/zero`` or a FIFO never ends), at most :data:`MAX_INPUT_BYTES`,
-UTF-8 text, JSON nested at most :data:`MAX_JSON_DEPTH` deep. JSON is parsed
-(never evaluated) by orjson where it is installed, else by :mod:`json` held to
-the same rules (no NaN or Infinity, integers beyond 64 bits as floats).
+Input can be hostile or broken, so reading is bounded, and the bounds are checked before a byte is
+read: only regular files (a device such as ``/dev/zero`` or a FIFO never ends), at most
+:data:`MAX_INPUT_BYTES` (by size, :func:`regular_file`), UTF-8 text, JSON nested at most
+:data:`MAX_JSON_DEPTH` deep. JSON is parsed (never evaluated) by orjson where it is installed, else
+by :mod:`json` held to the same rules (no NaN or Infinity, integers beyond 64 bits as floats).
+
+An output path must be absent or a regular file (:func:`output_file`): opening a FIFO to write waits
+for a reader forever. A failed write (a full disk) is one error naming the file, not a bare OSError.
 """
 
 from __future__ import annotations
@@ -76,14 +79,25 @@ def _read_rest(fd: int, size: int, limit: int) -> bytes:
     return data
 
 
-def regular_file(path: str | Path) -> None:
-    """Raise unless ``path`` is a regular file: recognizers sniff a file's first bytes, and a device
-    such as ``/dev/zero`` or a FIFO would never end (or never begin)."""
+def regular_file(path: str | Path, limit: int | None = None) -> int:
+    """The size of ``path``, which must be a regular file (of at most ``limit`` bytes, when given), checked
+    before a byte is read: recognizers sniff a file's first bytes, a device such as ``/dev/zero`` or a FIFO
+    would never end (or never begin), and a 10 GB file is refused by its size, not read to find it."""
     try:
-        mode = os.stat(path).st_mode
+        status = os.stat(path)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise StripsIntError(str(path), None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    _check_mode(str(path), mode)
+    _check_mode(str(path), status.st_mode)
+    if limit is not None and status.st_size > limit:
+        raise StripsIntError(str(path), None, f"cannot read: larger than {limit / 2**20:g} MiB")
+    return status.st_size
+
+
+def read_head(path: str | Path, size: int) -> bytes:
+    """At most the first ``size`` bytes of a regular file (what a recognizer sniffs), however large it is."""
+    regular_file(path)
+    with open(path, "rb", buffering=0) as handle:
+        return handle.read(size)
 
 
 def _check_mode(source: str, mode: int) -> None:
@@ -185,16 +199,89 @@ def _nesting(raw: bytes) -> int:
     return _PEEL_PASSES + int(numpy.cumsum(steps).max(initial=0))
 
 
+def output_file(path: str | Path, folder: bool = False, parent: bool = False) -> None:
+    """Raise unless ``path`` can be written as a file without waiting: absent or a regular file (or, with
+    ``folder``, a folder to write into). A FIFO would block the writer until some reader opens it, which
+    may be never; a device or socket is no file to write a table or figure into. With ``parent`` (for a
+    writer that creates no folders) the folder it goes in must be one already."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if parent and not Path(path).parent.is_dir():
+            raise StripsIntError(str(path), None, f"cannot write: no folder {Path(path).parent}") from None
+        return
+    except OSError:  # not to be looked at: then opening it fails at once, and says why
+        return
+    except ValueError as exc:  # a NUL in the path
+        raise StripsIntError(str(path), None, f"cannot write: {exc}") from None
+    if stat.S_ISDIR(mode) and not folder:
+        raise StripsIntError(str(path), None, "cannot write: is a folder, not a file")
+    if not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
+        raise StripsIntError(str(path), None, "cannot write: not a regular file (a FIFO, device or socket)")
+
+
+def cannot_write(path: str | Path, exc: OSError) -> StripsIntError:
+    """An OSError while writing ``path`` (a full disk, no permission, a file where a folder should be) as the
+    error naming it (and the other file the system names, when that is not ``path``)."""
+    other = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+    return StripsIntError(str(path), None, f"cannot write: {exc.strerror or type(exc).__name__}{other}")
+
+
+class Writer:
+    """A text file open for writing whose failures (a full disk) are :func:`cannot_write` errors naming it."""
+
+    def __init__(self, handle: IO[str], path: Path) -> None:
+        self._handle = handle
+        self.path = path
+
+    def write(self, text: str) -> int:
+        try:
+            return self._handle.write(text)
+        except OSError as exc:
+            raise cannot_write(self.path, exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._handle.flush()
+        except OSError as exc:
+            raise cannot_write(self.path, exc) from None
+
+
 @contextlib.contextmanager
-def atomic_open(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
+def writer(path: Path, mode: str = "w", shown: Path | None = None, newline: str | None = None) -> Iterator[Writer]:
+    """``path`` open as UTF-8 text (``mode`` ``w`` or ``a``) in a :class:`Writer`, closed however the block
+    ends; errors name ``shown`` (default ``path``). Text UTF-8 cannot carry (a lone surrogate, which JSON
+    input may hold) is written as its escape."""
+    shown = path if shown is None else shown
+    try:
+        handle = open(path, mode, encoding="utf-8", errors="backslashreplace", newline=newline)
+    except OSError as exc:
+        raise cannot_write(shown, exc) from None
+    try:
+        yield Writer(handle, shown)
+        try:
+            handle.close()  # flushes what is buffered: a full disk may first show here
+        except OSError as exc:
+            raise cannot_write(shown, exc) from None
+    finally:
+        with contextlib.suppress(OSError):  # after a failure: the first error is the one to tell
+            handle.close()
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, newline: str | None = None) -> Iterator[Writer]:
     """A UTF-8 text file written under a temporary name in ``path``'s folder and renamed to ``path``
-    when the block ends without an exception (removed when it raises, interruptions included). Text
-    UTF-8 cannot carry (a lone surrogate, which JSON input may hold) is written as its escape."""
+    when the block ends without an exception (removed when it raises, interruptions included).
+    ``path`` must be absent or a regular file, in a folder (:func:`output_file`); a failed write names it."""
+    output_file(path, parent=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temporary, "w", encoding="utf-8", errors="backslashreplace", newline=newline) as handle:
+        with writer(temporary, shown=path, newline=newline) as handle:
             yield handle
-        os.replace(temporary, path)
+        try:
+            os.replace(temporary, path)
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
     finally:
         temporary.unlink(missing_ok=True)
 

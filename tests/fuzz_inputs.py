@@ -152,6 +152,37 @@ def csv_text(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------- real overcooked-ai files, cut short
+
+#: overcooked-ai's own saver's episode JSON, two episodes (tests/data/overcooked_ai).
+TWO_EPISODES = ROOT / "tests" / "data" / "overcooked_ai" / "classic_two_games.json"
+#: overcooked-ai's sample of its 2019 human-human games (third-party, read in place: shared/data/overcooked-ai).
+HH_2019 = ROOT.parent / "shared" / "data" / "overcooked-ai" / "2019_hh_trials_sample.csv"
+#: Steps kept of each real game: mutations and analysis stay fast, and a game's first steps are a whole game.
+REAL_STEPS = 30
+
+
+def two_episodes() -> dict:
+    """overcooked-ai's episode JSON of two episodes (``save_traj_as_json``), each cut to its first steps."""
+    data = json.loads(TWO_EPISODES.read_text())
+    for key in ("ep_states", "ep_actions", "ep_rewards", "ep_dones"):
+        data[key] = [episode[:REAL_STEPS] for episode in data[key]]
+    return data
+
+
+def hh_2019_rows() -> list[dict[str, Any]]:
+    """The first steps of each trial of the 2019 human-human sample (the CSV pandas' ``to_csv`` wrote), its JSON
+    cells (state, joint action, terrain) parsed, as :func:`csv_text` writes them back."""
+    kept: dict[str, list[dict[str, Any]]] = {}
+    with HH_2019.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            trial = kept.setdefault(row["trial_id"], [])
+            if len(trial) < REAL_STEPS:
+                trial.append({**row, "state": json.loads(row["state"]),
+                              **{k: json.loads(row[k].replace("'", '"')) for k in ("joint_action", "layout")}})
+    return [row for rows in kept.values() for row in rows]
+
+
 def rollout_list(stride: int = 3) -> list:
     """A ZSC-Eval rollout pickle's list (shared/data/zsceval-rollouts): [state, (agent index,) joint action,
     events] per step, then the final state; positions as tuples."""
@@ -416,10 +447,10 @@ def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
 
 
 def run_cli(*args: str, stdin: bytes | None = None, timeout: int = CLI_SECONDS,
-            cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m strips_int.<args>`` in a child process under a 3 GB address-space limit."""
+            cwd: Path | None = None, memory: int = 3 << 30) -> subprocess.CompletedProcess:
+    """``python -m strips_int.<args>`` in a child process under an address-space limit of ``memory`` bytes."""
     def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     return subprocess.run([sys.executable, "-m", *args], input=stdin, capture_output=True, timeout=timeout,
                           preexec_fn=limit, cwd=cwd)

@@ -109,6 +109,48 @@ def test_a_killed_worker_does_not_hang_the_batch_and_loses_no_game(tmp_path):
     assert (out / "games.csv").read_bytes() == (whole / "games.csv").read_bytes()
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting for its new parent to reap it does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers in /proc")
+def test_workers_end_when_the_evaluate_process_is_killed(tmp_path):
+    """SIGKILL of evaluate's main process mid-run: its worker processes end too, nothing is left running."""
+    games = tmp_path / "games"
+    games.mkdir()
+    trace = {**json.loads((EXAMPLES / "kit-pass.trace.json").read_text()),
+             "problem": str(EXAMPLES / "kit-pass.problem.pddl")}
+    for k in range(400):
+        (games / f"kit-{k}.trace.json").write_text(json.dumps(trace))
+    out = tmp_path / "out"
+    run = subprocess.Popen(evaluate_command(SAR, games, "--out", out, "--jobs", "2"), stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while run.poll() is None and time.monotonic() < deadline:
+            workers = children(run.pid)
+            jsonl = out / "games.jsonl"
+            if len(workers) == 2 and jsonl.exists() and jsonl.read_text().count("\n") >= 3:
+                run.kill()
+                break
+            time.sleep(0.01)
+        run.wait(timeout=60)
+        assert run.returncode == -signal.SIGKILL and len(workers) == 2, "the run ended before it could be killed"
+        deadline = time.monotonic() + 10
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if running(pid)], "workers outlived the killed evaluate"
+    finally:
+        for pid in workers:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+        run.kill()
+
+
 def die_on_second(path: Path) -> list[dict]:
     """Analysis stand-in for the pool's own test: the worker working on "second" is killed, every time."""
     if path.name == "second":

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS, SCENARIOS,
-                         TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, huge_string_pickle,
-                         json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse, reset_pddl_parsers,
-                         rollout_arrays, rollout_list, run_cli, shared_halves, user_study_game, v2_rollout_arrays,
-                         written)
-from hanabi_json import HELP
+from fuzz_inputs import (BIG_NUMBER, DEEP_ARRAY, DOMAINS, GRID, HH_2019, KIT_PASS, KIT_PROBLEM, PROBLEMS, SAR_LOGS,
+                         SCENARIOS, TRACES, check_cli, csv_rows, csv_text, episode_game, expect_error, hh_2019_rows,
+                         huge_string_pickle, json_text, mutated_pddl, npz_bytes, pickle_bytes, read_and_analyse,
+                         reset_pddl_parsers, rollout_arrays, rollout_list, run_cli, shared_halves, two_episodes,
+                         user_study_game, v2_rollout_arrays, written)
+from hanabi_json import COLOUR, DISCARD, HELP, PLAY, RANK, RED, clue_and_discard, game
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -226,6 +226,55 @@ def test_overcooked_csv_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "damaged.csv", data), domains["overcooked"])
 
 
+# ---------------------------------------------------------------- Overcooked: real overcooked-ai files
+
+def test_the_real_files_cut_short_read_whole(workdir, domains):
+    """The fuzz suite's seeds are games: each episode and trial analyses."""
+    assert read_and_analyse(written(workdir / "episodes.json", json_text(two_episodes())), domains["overcooked"]) \
+        == ["ok", "ok"]
+    if HH_2019.is_file():
+        assert read_and_analyse(written(workdir / "hh.csv", csv_text(hh_2019_rows())), domains["overcooked"]) \
+            == ["ok"] * 3
+
+
+@fuzz(40)
+@given(mutated(two_episodes()))
+@example({**two_episodes(), "mdp_params": [{"layout_name": "<img src=x onerror=alert(1)>"}] * 2})
+def test_overcooked_ai_episodes_mutations(workdir, domains, data):
+    """overcooked-ai's episode JSON of several episodes (its own saver's file): each episode reads, or is an
+    error naming the file and the episode."""
+    read_and_analyse(written(workdir / "episodes.json", json_text(data)), domains["overcooked"])
+
+
+@fuzz(20)
+@given(damaged(json_text(two_episodes()).encode()))
+def test_overcooked_ai_episodes_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged-episodes.json", data), domains["overcooked"])
+
+
+needs_2019 = pytest.mark.skipif(not HH_2019.is_file(), reason="needs ../shared/data/overcooked-ai")
+HH_ROWS = hh_2019_rows() if HH_2019.is_file() else [{}]
+
+
+@needs_2019
+@fuzz(40)
+@given(mutated(HH_ROWS))
+@example([{**row, "player_0_is_human": "yes"} for row in HH_ROWS])
+@example([{**row, "layout_name": "cramped_room"} for row in HH_ROWS])
+def test_overcooked_ai_2019_csv_mutations(workdir, domains, rows):
+    """The 2019 human-human CSV, its cells and the JSON in them mutated: each trial reads, or is an error
+    naming the file, the trial and the line."""
+    cells = rows if isinstance(rows, list) and all(isinstance(r, dict) for r in rows) else [{"state": rows}]
+    read_and_analyse(written(workdir / "hh_2019.csv", csv_text(cells)), domains["overcooked"])
+
+
+@needs_2019
+@fuzz(20)
+@given(damaged(csv_text(HH_ROWS).encode()))
+def test_overcooked_ai_2019_csv_bytes(workdir, domains, data):
+    read_and_analyse(written(workdir / "damaged-hh.csv", data), domains["overcooked"])
+
+
 # ---------------------------------------------------------------- Overcooked: ZSC-Eval rollout pickles
 
 @fuzz(60)
@@ -298,8 +347,14 @@ def test_jaxmarl_v2_npz_bytes(workdir, domains, data):
 
 # ---------------------------------------------------------------- Hanabi: hanab.live game JSON
 
+#: Besides HELP: half a game of clues and discards (40 actions), and three players' clue, plays and discard.
+HANABI_GAMES = [HELP, {**game([], []), "actions": clue_and_discard(game([], [])["deck"], left=20)[0]},
+                game(["y1", "r2", "g1", "b1", "b2", "r1", "r3", "g2", "p4", "y4", "g3", "p1", "b3", "r4", "y2"],
+                     [(COLOUR, 1, RED), (PLAY, 5), (RANK, 0, 1), (PLAY, 0), (DISCARD, 6)], players=3)]
+
+
 @fuzz(60)
-@given(mutated(HELP))
+@given(st.sampled_from(HANABI_GAMES).flatmap(mutated))
 @example({**HELP, "deck": HELP["deck"] * 2000})
 @example({**HELP, "options": {"variant": "Rainbow (6 Suits)"}})
 def test_hanabi_json_mutations(workdir, domains, data):
@@ -307,7 +362,7 @@ def test_hanabi_json_mutations(workdir, domains, data):
 
 
 @fuzz(20)
-@given(damaged(json_text(HELP).encode()))
+@given(st.sampled_from([json_text(g).encode() for g in HANABI_GAMES]).flatmap(damaged))
 def test_hanabi_json_bytes(workdir, domains, data):
     read_and_analyse(written(workdir / "hanabi-damaged.json", data), domains["hanabi"])
 

@@ -108,6 +108,51 @@ def test_files_over_the_size_limit_are_refused(tmp_path, monkeypatch):
     assert "larger than" in one_error(lambda: files.read_json(path), path).message
 
 
+#: A 10 GB file, sparse (nothing written, nothing need be read), of each kind a game reader sniffs: empty, or
+#: opening as its format does (an overcooked-ai CSV header, an episode JSON's first key).
+SPARSE = {"big.json": b"", "big.csv": b"", "episode.json": b'{"ep_states": [', "trials.csv": b"state,joint_action\n"}
+
+
+def sparse_games(folder: Path) -> list[Path]:
+    folder.mkdir()
+    paths = []
+    for name, head in SPARSE.items():
+        path = folder / name
+        path.write_bytes(head)
+        os.truncate(path, 10 * 2**30)
+        paths.append(path)
+    return paths
+
+
+def test_10_gb_files_are_refused_by_their_size_before_a_byte_is_read(tmp_path):
+    """The Overcooked sniffer read a sparse 10 GB .json or .csv whole (MemoryError under 3 GB, or minutes and
+    10 GB without): each is one line, refused by its size, under run_cli's 3 GB memory limit."""
+    from fuzz_inputs import check_cli, run_cli
+
+    paths = sparse_games(tmp_path / "games")
+    lines = check_cli(run_cli("strips_int.check", "overcooked", *map(str, paths)), codes=(1,))
+    # (a .csv that opens as no game's CSV is told so from its first bytes, as for a file of any size)
+    assert lines == [f"error: {path}: cannot read: larger than 256 MiB" if path.name != "big.csv" else
+                     f"error: {path}: not a game: no grounder (hanabi, jaxmarl, overcooked, sar) reads this .csv "
+                     "file, and a strips-int trace is JSON" for path in paths]
+
+
+def test_evaluate_neither_reads_nor_hashes_a_10_gb_file(tmp_path):
+    """evaluate hashed every byte of such files for the manifest before anything else: now their size is
+    recorded and no digest, and each is an error row."""
+    from fuzz_inputs import check_cli, run_cli
+
+    paths = sparse_games(tmp_path / "games")
+    write_trace(tmp_path / "games" / "kit.trace.json")
+    out = tmp_path / "out"
+    lines = check_cli(run_cli("strips_int.evaluate", "overcooked", str(tmp_path / "games"), "--out", str(out),
+                              "--jobs", "2"), codes=(1,))
+    assert len(lines) == 5  # the four, and the SAR trace that is no Overcooked game
+    inputs = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["inputs"]["files"]}
+    for path in paths:
+        assert inputs[str(path)]["size"] == 10 * 2**30 and inputs[str(path)]["sha256"] is None
+
+
 def run_check(*args: str | Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "strips_int.check", *map(str, args)],
                           capture_output=True, text=True, timeout=60, check=False)
@@ -176,6 +221,14 @@ def domain_text(requirements=" :equality", types="agent - object", constants="",
     ({"actions": "(:action a1 :parameters (?a - agent) :precondition (q ?a) :effect (q ?a))"}, "declared twice"),
     ({"actions": "(:action A1 :parameters (?a - agent) :precondition (q ?a) :effect (q ?a))"}, "declared twice"),
     ({"predicates": " (Q ?y)"}, "declared twice"),
+    # what pddl drops without a word: an equal definition again (its actions are a set), a parameter's second
+    # name (one variable), a derived predicate (never applied)
+    ({"actions": "(:action a1 :parameters (?a - agent) :precondition (p ?a) :effect (p ?a))"},
+     "line 7: action a1 declared twice (first on line 6)"),
+    ({"actions": "(:action a2 :parameters (?a - agent ?b ?a - agent) :precondition (p ?a) :effect (p ?a))"},
+     "line 7: action a2: parameter ?a named twice"),
+    ({"requirements": " :derived-predicates", "actions": "(:derived (q ?x) (p ?x))"},
+     "line 7: a :derived predicate, which is not STRIPS (strips_int applies no derived predicates)"),
     ({"pre": "(not " * 3000 + "(p ?a)" + ")" * 3000}, "nested too deeply"),
     ({"requirements": " :bogus"}, "syntax error"),
 ])
@@ -224,6 +277,15 @@ def test_a_bad_domain_exits_2_with_one_line(tmp_path):
     result = run_check(path, EXAMPLES / "kit-pass.trace.json")
     assert result.returncode == 2 and result.stderr.startswith(f"error: {path}: ")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_domain_defining_an_action_twice_exits_2_with_one_line(tmp_path):
+    """pddl kept one of two equal definitions, and check went on with the domain as if it were whole."""
+    path = tmp_path / "d.pddl"
+    path.write_text(domain_text(actions="(:action a1 :parameters (?a - agent) :precondition (p ?a) :effect (p ?a))"))
+    result = run_check(path, EXAMPLES / "kit-pass.trace.json")
+    assert (result.returncode, result.stderr) == (2, f"error: {path}: line 7: action a1 declared twice (first on "
+                                                     "line 6)\n")
 
 
 PROBLEM_TEXT = PROBLEM.read_text()
@@ -425,6 +487,15 @@ def test_the_cache_can_be_turned_off(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     load_domain(SAR)
     assert entry("domain", SAR.read_bytes()) is None and not any(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_cache_entry_that_is_a_fifo_is_passed_over(tmp_path):
+    """Neither read (it would wait for a writer) nor written (refused as an output): the domain compiles."""
+    path, _ = entry("domain", SAR.read_bytes())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    assert load_domain(SAR).name == "sar"
 
 
 def test_an_unwritable_cache_folder_is_skipped(monkeypatch, tmp_path):

@@ -174,6 +174,140 @@ def test_a_pickle_declaring_a_huge_string_is_one_error(tmp_path, overcooked):
         assert "cannot load pickle" in one_error(path, overcooked, layout="cramped_room")
 
 
+def test_a_pickle_declaring_a_10_gib_bytearray_under_a_memory_limit_is_one_line(tmp_path):
+    """13 bytes declaring a 10 GiB bytearray: under a memory limit the allocation fails, and CPython 3.11 then
+    may print a stray SystemError (the bytearray is freed before its count of exported buffers is set). Ten
+    copies in one process, so that a stray line would show."""
+    from fuzz_inputs import check_cli, run_cli
+
+    grid = tmp_path / "kitchen.grid"
+    grid.write_text("XXPXX\nO1 2O\nXDXSX\n")
+    paths = []
+    for k in range(10):
+        paths.append(tmp_path / f"bytearray-{k}__traj_0_1.pkl")
+        paths[-1].write_bytes(b"\x80\x05\x96" + struct.pack("<Q", 10 * 2**30) + b".")
+    result = run_cli("strips_int.check", "overcooked", *map(str, paths), "--grid", str(grid))
+    assert check_cli(result, codes=(1,)) == [f"error: {path}: cannot load pickle: it declares more data than memory "
+                                             "holds" for path in paths]
+    assert result.stderr.decode().count("\n") == 10, result.stderr.decode()
+
+
+def test_an_ego_seat_beyond_the_players_is_one_error(tmp_path):
+    """``--ego-seat 5`` of a two-player rollout named no seat the ego (both read as partners)."""
+    from fuzz_inputs import check_cli, run_cli
+
+    path = write(tmp_path, rollout(), "run__traj_0_1.pkl")
+    result = run_cli("strips_int.check", "overcooked", str(path), "--layout", "cramped_room", "--ego-seat", "5")
+    assert check_cli(result, codes=(1,)) == [f"error: {path}: ego seat: seat 5, but the game has 2 players (seats 0 "
+                                             "to 1)"]
+
+
+# -- overcooked-ai's human-data CSV: seats and layout names -------------------------------------------------------
+
+HH_2019 = ROOT.parent / "shared" / "data" / "overcooked-ai" / "2019_hh_trials_sample.csv"
+needs_2019 = pytest.mark.skipif(not HH_2019.is_file(), reason="needs ../shared/data/overcooked-ai")
+
+
+def hh_trial(tmp_path: Path, **cells: str) -> Path:
+    """The first 40 rows of trial 110 (cramped_room) of overcooked-ai's 2019 sample, ``cells`` changed in each."""
+    with HH_2019.open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["trial_id"] == "110"][:40]
+    path = tmp_path / "trial.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows({**row, **cells} for row in rows)
+    return path
+
+
+def read_trial(path: Path, domain) -> tuple[list, list[str]]:
+    """The traces and the error lines of a CSV, read in process."""
+    results = list(read_input(path, domain))
+    return [r for r in results if not isinstance(r, StripsIntError)], [str(r) for r in results
+                                                                        if isinstance(r, StripsIntError)]
+
+
+def check_line(path: Path) -> list[str]:
+    """The error lines of ``check`` on ``path``, the real command line."""
+    from fuzz_inputs import check_cli, run_cli
+
+    return check_cli(run_cli("strips_int.check", "overcooked", str(path)), codes=(0, 1))
+
+
+@needs_2019
+@pytest.mark.parametrize("seats, roles", [
+    (("True", "True"), ["human", "human"]),  # pandas' to_csv
+    (("1", "0"), ["human", "ai"]),  # a writer of numbers
+    (("TRUE", "false"), ["human", "ai"]),  # R, a spreadsheet; JSON-minded writers
+    (("1.0", "0.0"), ["human", "ai"]),  # a float column
+    (("", "True"), None),  # a missing value: not known
+])
+def test_csv_seats_as_writers_write_booleans(tmp_path, overcooked, seats, roles):
+    traces, errors = read_trial(hh_trial(tmp_path, player_0_is_human=seats[0], player_1_is_human=seats[1]),
+                                overcooked)
+    assert errors == []
+    assert traces[0].meta.get("roles") == (dict(zip(["player0", "player1"], roles)) if roles else None)
+
+
+@needs_2019
+@pytest.mark.parametrize("value", ["yes", "human", "2", "=1+1"])
+def test_csv_seat_that_is_no_boolean_is_an_error_naming_the_cell(tmp_path, overcooked, value):
+    path = hh_trial(tmp_path, player_0_is_human=value)
+    assert read_trial(path, overcooked)[1] == [f"{path}#110: line 2, column player_0_is_human: expected True or "
+                                               f"False (or 1 or 0), found {value!r}"]
+
+
+@needs_2019
+def test_check_of_csv_seats_1_and_yes(tmp_path):
+    """``1`` read both seats as ai: now player 0 is the human; ``yes`` is one line naming the cell."""
+    from fuzz_inputs import run_cli
+
+    result = run_cli("strips_int.check", "overcooked", str(hh_trial(tmp_path, player_0_is_human="1",
+                                                                    player_1_is_human="0")), "--json")
+    assert json.loads(result.stdout)["meta"]["roles"] == {"player0": "human", "player1": "ai"}
+    path = hh_trial(tmp_path, player_0_is_human="yes")
+    assert check_line(path) == [f"error: {path}#110: line 2, column player_0_is_human: expected True or False (or 1 "
+                                "or 0), found 'yes'"]
+
+
+LAYOUT_NAMES = [
+    ("asymmetric_advantages", "'asymmetric_advantages' is a layout of another grid than the terrain the file records"),
+    ("<img src=x onerror=alert(1)>", "expected a layout name (letters, digits, _ . -), found '<img src=x onerror"),
+    ("../../etc/passwd", "expected a layout name"),
+]
+
+
+@needs_2019
+@pytest.mark.parametrize("name, expected", LAYOUT_NAMES)
+def test_csv_layout_name_must_name_the_recorded_terrain(tmp_path, overcooked, name, expected):
+    path = hh_trial(tmp_path, layout_name=name)
+    errors = read_trial(path, overcooked)[1]
+    assert len(errors) == 1 and errors[0].startswith(f"{path}#110: line 2, column layout_name: {expected}")
+
+
+@needs_2019
+def test_check_of_a_csv_naming_another_layout(tmp_path):
+    path = hh_trial(tmp_path, layout_name=LAYOUT_NAMES[0][0])
+    assert check_line(path) == [f"error: {path}#110: line 2, column layout_name: {LAYOUT_NAMES[0][1]}"]
+
+
+@needs_2019
+def test_csv_layout_name_of_a_layout_not_known_here_is_the_recorded_terrain(tmp_path, overcooked):
+    traces, errors = read_trial(hh_trial(tmp_path, layout_name="my_kitchen"), overcooked)
+    assert errors == [] and traces[0].meta["layout"] == "my_kitchen"
+
+
+def test_an_episode_layout_name_beside_its_terrain_is_checked_too(tmp_path, overcooked):
+    game = json.loads((ROOT / "tests" / "data" / "overcooked_ai" / "old_dynamics_cramped_room.json").read_text())
+    game["mdp_params"] = [{**params, "layout_name": "forced_coordination"} for params in game["mdp_params"]] \
+        if isinstance(game["mdp_params"], list) else {**game["mdp_params"], "layout_name": "forced_coordination"}
+    path = tmp_path / "episode.json"
+    path.write_text(json.dumps(game))
+    errors = list(read_input(path, overcooked))  # one per episode
+    assert errors and all(isinstance(e, StripsIntError) and str(e).startswith(f"{path}#") and
+                          "layout_name: 'forced_coordination' is a layout of another grid" in str(e) for e in errors)
+
+
 def test_a_held_object_sharing_its_halves_does_not_hang_check(tmp_path):
     # 60 levels of x = [x, x]: tiny as a pickle, 2**60 items as text; the error must describe it in brief.
     shared: list = []

@@ -20,11 +20,19 @@ from strips_int import load_domain, load_problem
 from strips_int.model.domain import domain_to_json, parse_domain
 
 FREIGHT = ROOT / "examples" / "freight"
-CODMAP = ROOT / "tests" / "data" / "freight-codmap.pddl"
-CODMAP_P01 = ROOT / "tests" / "data" / "freight-codmap-p01.pddl"
-DOMAINS = {"ipc": FREIGHT / "domain.pddl", "codmap": CODMAP}
-PROBLEMS = {"ipc": FREIGHT / "p01.pddl", "codmap": CODMAP_P01}
-AGENTS = {"agent-types": ["truck", "airplane"]}
+DATA = ROOT / "tests" / "data"
+#: The published domains (an IPC one, CoDMAP's MA-PDDL, and the tests' data written as both publish), each
+#: with its problem and plan where there is one; freight's agent types are given, the others' are pragmas.
+#: (The packaged domains are tests/test_fuzz.py's.)
+DOMAINS = {"ipc": FREIGHT / "domain.pddl", "codmap": DATA / "freight-codmap.pddl", "haulage": DATA / "haulage.pddl",
+           "haulage-codmap": DATA / "haulage-codmap.pddl", "workshop": DATA / "workshop.pddl"}
+PROBLEMS = {"ipc": FREIGHT / "p01.pddl", "codmap": DATA / "freight-codmap-p01.pddl",
+            "haulage": DATA / "haulage-p01.pddl", "haulage-codmap": DATA / "haulage-p01.pddl",
+            "workshop": DATA / "workshop-p01.pddl"}
+PLANS = {"ipc": FREIGHT / "p01.plan", "haulage": DATA / "haulage-p01.plan",
+         "haulage-codmap": DATA / "haulage-codmap.plan"}
+FREIGHT_AGENTS = {"agent-types": ["truck", "airplane"]}
+AGENTS = {name: FREIGHT_AGENTS if name in ("ipc", "codmap") else None for name in DOMAINS}
 
 SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
 FUZZ = settings(derandomize=True, database=None, deadline=timedelta(seconds=20), max_examples=30 * SCALE,
@@ -80,12 +88,12 @@ def test_published_domain_mutations(workdir, case):
     name, text = case
     path = written(workdir / f"mutated-{name}.pddl", text)
     loaded = []
-    expect_error(path, lambda: loaded.append(load_domain(path, AGENTS)))
-    if loaded:
+    expect_error(path, lambda: loaded.append(load_domain(path, AGENTS[name])))
+    if loaded and name in PROBLEMS:
         problem = []
         expect_error(PROBLEMS[name], lambda: problem.append(load_problem(loaded[0], PROBLEMS[name])))
-        if problem and name == "ipc":
-            read_and_analyse(FREIGHT / "p01.plan", loaded[0], problem[0])
+        if problem and name in PLANS:
+            read_and_analyse(PLANS[name], loaded[0], problem[0])
 
 
 @FUZZ
@@ -93,27 +101,28 @@ def test_published_domain_mutations(workdir, case):
     lambda name: mutated_pddl(PROBLEMS[name].read_text(), TOKENS, KINDS).map(lambda text: (name, text))))
 def test_published_problem_mutations(workdir, case):
     name, text = case
-    domain = load_domain(DOMAINS[name], AGENTS)
+    domain = load_domain(DOMAINS[name], AGENTS[name])
     path = written(workdir / f"mutated-{name}-p01.pddl", text)
     problem = []
     expect_error(path, lambda: problem.append(load_problem(domain, path)))
-    if problem and name == "ipc":
-        read_and_analyse(FREIGHT / "p01.plan", domain, problem[0])
+    if problem and name in PLANS:
+        read_and_analyse(PLANS[name], domain, problem[0])
 
 
-PLAN_LINES = [line for line in (FREIGHT / "p01.plan").read_text().splitlines() if not line.startswith(";")]
+PLAN_LINES = {name: [line.strip() for line in plan.read_text().splitlines() if line.strip() and not line.startswith(";")]
+              for name, plan in PLANS.items()}
 
 
 @st.composite
-def plan_text(draw: st.DrawFn) -> str:
-    """The freight plan, rewritten the ways planners write plans and damaged: lines dropped, repeated,
+def plan_text(draw: st.DrawFn, name: str) -> str:
+    """Plan ``name``, rewritten the ways planners write plans and damaged: lines dropped, repeated,
     swapped, respelled, prefixed with ``N:``, followed by ``[d]`` or a comment, or replaced."""
-    lines = list(PLAN_LINES)
+    lines = list(PLAN_LINES[name])
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(lines) - 1)) if lines else 0
         kind = draw(st.sampled_from(["drop", "repeat", "swap", "case", "prefix", "suffix", "comment", "junk"]))
         if not lines:
-            lines.append(draw(st.sampled_from(PLAN_LINES)))
+            lines.append(draw(st.sampled_from(PLAN_LINES[name])))
         elif kind == "drop":
             del lines[at]
         elif kind == "repeat":
@@ -135,11 +144,11 @@ def plan_text(draw: st.DrawFn) -> str:
 
 
 @FUZZ
-@given(plan_text())
-def test_plan_file_mutations(workdir, text):
-    domain = load_domain(FREIGHT / "domain.pddl", AGENTS)
-    problem = load_problem(domain, FREIGHT / "p01.pddl")
+@given(st.sampled_from(sorted(PLANS)).flatmap(lambda name: plan_text(name).map(lambda text: (name, text))))
+def test_plan_file_mutations(workdir, case):
+    name, text = case
+    domain = load_domain(DOMAINS[name], AGENTS[name])
+    problem = load_problem(domain, PROBLEMS[name])
     outcomes = read_and_analyse(written(workdir / "mutated.plan", text), domain, problem)
-    if text.strip() and all(line.strip() in PLAN_LINES for line in text.splitlines() if line.strip()) \
-            and [line.strip() for line in text.splitlines() if line.strip()] == PLAN_LINES:
+    if [line.strip() for line in text.splitlines() if line.strip()] == PLAN_LINES[name]:
         assert outcomes == ["ok"]

@@ -19,7 +19,9 @@ from strips_int.model.domain import packaged_domain
 from strips_int.grounders.overcooked import get_layout, load_grid
 from strips_int.grounders.overcooked.lift import layout_problem
 from strips_int.analysis.rc import required_cooperation
+from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
 from strips_int.cli.rc import main
+from strips_int.errors import ArgumentError, StripsIntError, brief
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
@@ -77,12 +79,21 @@ def test_a_billion_soups_is_refused_at_once():
     assert done.stderr.count("\n") == 1 and "argument --soups: need at least 1 soup and at most" in done.stderr
 
 
-def test_library_errors_do_not_name_flags(overcooked):
+@pytest.mark.parametrize("argument, value, need", [
+    ("timeout", float("nan"), "seconds above 0, finite"), ("timeout", float("inf"), "seconds above 0, finite"),
+    ("timeout", 0, "seconds above 0, finite"), ("timeout", -1, "seconds above 0, finite"),
+    ("timeout", "10", "seconds above 0, finite"),  # a TypeError from math.isfinite before
+    ("others", "gone", "'idle' or 'absent'"), ("others", ["idle"], "'idle' or 'absent'"),
+    ("plans", 0, "None or a whole number of plans, at least 1"), ("jobs", 0, "None or a whole number of jobs, at least 1"),
+    ("jobs", 1.5, "None or a whole number of jobs, at least 1"),
+])
+def test_library_arguments_are_one_argument_error_naming_no_flag(overcooked, argument, value, need):
+    """Bare ValueErrors and TypeErrors before: now a StripsIntError that is also a ValueError."""
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
-    for bad in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"timeout": 0}, {"plans": 0}, {"jobs": 0}):
-        with pytest.raises(ValueError) as error:
-            required_cooperation(overcooked, problem, **bad)
-        assert "--" not in str(error.value)
+    with pytest.raises(ArgumentError) as error:
+        required_cooperation(overcooked, problem, **{argument: value})
+    assert isinstance(error.value, StripsIntError) and isinstance(error.value, ValueError)
+    assert str(error.value) == f"required_cooperation: argument {argument}: need {need}, not {brief(value)}"
 
 
 def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
@@ -98,6 +109,35 @@ def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
                for agent in data["agents"].values())
     assert seconds < 2 + 25  # start-up and imports on a loaded machine, never the planner's own pace
     assert not [p for p in Path("/proc").glob("[0-9]*") if _planning_in(p, tmp_path)], "a planner outlived its limit"
+
+
+def test_the_time_limit_bounds_relaxed_reachability_on_a_200_grid(tmp_path):
+    """200 x 200 cells: relaxed reachability alone ran 30 s past --timeout 10 (on 400 x 400 it never ended);
+    it now looks at the clock as it goes, symmetry classes included."""
+    grid = tmp_path / "open200.grid"
+    grid.write_text(open_grid(200))
+    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", timeout=120, tmp=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["verdict"], data["reason"]) == ("unknown", "time limit reached in relaxed reachability")
+    assert seconds < 2 + 25  # start-up, reading and lifting the grid (about 1 s of CPU) on a loaded machine
+
+
+def test_a_grid_of_more_than_500_x_500_cells_is_refused_before_it_is_lifted():
+    from strips_int.grounders.overcooked.layouts import parse_grid
+
+    with pytest.raises(StripsIntError) as error:
+        parse_grid(("X" * 501 + "\n") * 500, "big", "big.grid")
+    assert str(error.value) == "big.grid: a grid of 250,500 cells, more than the 250,000 (500 x 500) a grid may have"
+
+
+def test_relaxed_reachability_past_its_deadline_stops_and_keeps_nothing(overcooked):
+    problem = layout_problem(load_grid(CORRIDOR), overcooked)
+    overcooked.cache.clear()  # nothing explored before
+    with pytest.raises(OutOfTime):
+        relaxed_reachable(overcooked, problem, deadline=time.monotonic() - 1)
+    assert relaxed_reachable(overcooked, problem, deadline=time.monotonic() + 60) == relaxed_reachable(
+        overcooked, problem)
 
 
 def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
@@ -167,7 +207,9 @@ def test_latex_table_escapes_every_special(tmp_path):
     _write_table([row], tmp_path / "t.tex")
     body = (tmp_path / "t.tex").read_text().split(r"\midrule")[1].split(r"\bottomrule")[0]
     assert r"a\textasciitilde{}b\textasciicircum{}c" in body
-    assert r"50\% \textless{}of\textgreater{} \{x\} \textbar{} \$y \& \#z \textbackslash{} w next" in body
+    # (the error's line break is shown as its escape, errors.printable: a backslash LaTeX escapes)
+    assert (r"50\% \textless{}of\textgreater{} \{x\} \textbar{} \$y \& \#z \textbackslash{} "
+            r"w\textbackslash{}nnext") in body
     cells = body.replace(r"\textasciitilde{}", "").replace(r"\textasciicircum{}", "")
     assert "~" not in cells and "^" not in cells and body.strip().count("\n") == 0
 

@@ -116,17 +116,32 @@ def test_real_game_with_its_rewards_zeroed(tmp_path):
     one_error(run_cli("strips_int.check", "overcooked", str(path)), str(path), codes=(1,))
 
 
+ROLES_LIST = "meta.roles: must be an object {agent: role name}, found a list of 2 items"
+
+
 def test_meta_roles_as_a_list(tmp_path):
-    """A trace whose ``meta.roles`` is a list (the readers and tables expect {agent: role})."""
+    """A trace whose ``meta.roles`` is a list (the readers and tables expect {agent: role}): its error row is the
+    trace's error, not an internal one (an AttributeError in the row)."""
     meta = {"roles": ["firefighter", "nurse"]}
     path = written(tmp_path / "roles.trace.json", _kit_pass(problem=str(KIT_PROBLEM), meta=meta))
     out = tmp_path / "out"
     result = run_cli("strips_int.evaluate", "sar", str(path), str(KIT_PASS), "--out", str(out), "--jobs", "1",
                      "--resamples", "10")
-    one_error(result, str(path), codes=(1,))
+    assert one_error(result, str(path), codes=(1,)) == f"error: {path}: {ROLES_LIST}"
     with (out / "games.csv").open(newline="") as handle:
         rows = {row["source"]: row for row in csv.DictReader(handle)}
-    assert rows[str(path)]["error"] and not rows[str(KIT_PASS)]["error"]
+    assert rows[str(path)]["error"] == f"{path}: {ROLES_LIST}" and not rows[str(KIT_PASS)]["error"]
+
+
+@pytest.mark.parametrize("command", [["strips_int.check", "sar"], ["strips_int.plot", "timeline", "sar"],
+                                     ["strips_int.plot", "agents", "sar"]])
+def test_meta_roles_as_a_list_in_check_and_plot(tmp_path, command):
+    """plot gave ``internal error: TypeError`` (check --html an AttributeError): the same one line now."""
+    roles = {"roles": ["firefighter", "nurse"]}
+    path = written(tmp_path / "roles.trace.json", _kit_pass(problem=str(KIT_PROBLEM), meta=roles))
+    out = ["--out", str(tmp_path / "figure.png")] if command[0] == "strips_int.plot" else ["--html", str(tmp_path)]
+    line = one_error(run_cli(*command, str(path), *out), str(path))
+    assert line == f"error: {path}: {ROLES_LIST}"
 
 
 # ---------------------------------------------------------------- Overcooked games (rollout pickles, CSV)

@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch
 
 from strips_int.analysis.interdependence import CATEGORIES
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 
 from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
 from .timeline import ENVIRONMENT
@@ -43,7 +43,7 @@ def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category,
     nodes: dict[str, None] = {}
     counts: Counter[Edge] = Counter()
     for game in games:
-        roles = (game["meta"].get("roles") or {}) if by_role else {}
+        roles = {a: printable(r) for a, r in (game["meta"].get("roles") or {}).items()} if by_role else {}
         nodes.update(dict.fromkeys(roles.get(a, a) for a in game["agents"]))
         for item in game["interdependencies"]:
             giver, receiver = (roles.get(item[end]["agent"], item[end]["agent"] or ENVIRONMENT)

@@ -1,4 +1,5 @@
-"""The causal graph as GraphML for other tools: every attribute a plain string, integer or boolean, never None."""
+"""The causal graph as GraphML for other tools: every attribute a plain string, integer or boolean, never None;
+every string :func:`~strips_int.errors.printable` (control characters escaped: XML cannot hold them)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import networkx as nx
 
 from strips_int.analysis.report import Report
+from strips_int.errors import printable
 from strips_int.model.task import format_fact
 
 from .style import writing
@@ -33,6 +35,10 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
         plain.add_edge(str(inter.giver.index), str(inter.receiver.index), link="interdependence",
                        fact=" ".join(format_fact(f) for f in inter.facts), objects=",".join(inter.objects),
                        category=inter.category, need="required" if inter.required else "optional")
+    for attributes in (plain.graph, *(d for _, d in plain.nodes(data=True)), *(d for *_, d in plain.edges(data=True))):
+        for key, value in attributes.items():  # XML holds no control character (a file name may have one)
+            if isinstance(value, str):
+                attributes[key] = printable(value)
     return plain
 
 

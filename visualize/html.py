@@ -25,6 +25,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from strips_int.analysis.report import Report
+from strips_int.errors import printable
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
 
@@ -51,10 +52,22 @@ def data_uri(figure: Figure, kind: str, dpi: int = 150) -> str:
     return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
+def text(value: Any) -> str:
+    """Text from the input as HTML shows it: escaped (``< > & " '``), control characters as visible escapes
+    (:func:`~strips_int.errors.printable`): every table cell and every piece of input text in the page."""
+    return html.escape(printable(value))
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f'<td class="num">{value}</td>'
+    return f"<td>{text(value)}</td>"
+
+
 def _table(header: list[str], rows: list[list[Any]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f'<td class="num">{c}</td>' if isinstance(c, (int, float)) else f"<td>{c}</td>"
-                                    for c in row) + "</tr>" for row in rows)
+    """A table whose every header and cell is escaped by :func:`text`."""
+    head = "".join(f"<th>{text(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(map(_cell, row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -115,7 +128,7 @@ def _key(report: Report, draw: Drawing) -> str:
 
 
 def _step(end: Mapping[str, Any]) -> str:
-    return f"t={end['t']} {html.escape(str(end['agent']))}<br><code>{html.escape(end['action'])}</code>"
+    return f"t={end['t']} {text(end['agent'])}<br><code>{text(end['action'])}</code>"
 
 
 def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | None) -> str:
@@ -131,10 +144,10 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
     for i, item in enumerate(data["interdependencies"]):
         state = f'<td class="state" rowspan="2">{_states(report, draw, item, before)}</td>' if draw is not None else ""
         body.append(f'<tr class="interdependence"><td class="num">{i}</td><td class="step">{_step(item["giver"])}</td>'
-                    f'<td class="step">{_step(item["receiver"])}</td><td>{html.escape(" ".join(item["facts"]))}</td>'
-                    f'<td>{html.escape(", ".join(item["objects"]))}</td>'
+                    f'<td class="step">{_step(item["receiver"])}</td><td>{text(" ".join(item["facts"]))}</td>'
+                    f'<td>{text(", ".join(item["objects"]))}</td>'
                     f'<td><span class="{item["category"]}">{item["category"]}</span></td>{state}</tr>')
-        body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{html.escape(item["why"])}</td></tr>')
+        body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"])}</td></tr>')
     return (_key(report, draw) if draw is not None else "") + (
         f'<table class="interdependences"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
@@ -143,8 +156,8 @@ def html_report(report: Report) -> str:
     """The page for ``report``; its problem gives the initial state the drawn states start from."""
     data = report.to_dict()
     counts = data["counts"]
-    title = html.escape(f"{game_title(data)} ({report.source})")
-    agents = [[html.escape(a), html.escape(str((data["meta"].get("roles") or {}).get(a, row["type"]))),
+    title = text(f"{game_title(data)} ({report.source})")
+    agents = [[a, (data["meta"].get("roles") or {}).get(a, row["type"]),
                row["subtasks"], row["triggers"], row["accepted_triggers"], _pct(row["pct_triggers"]),
                _pct(row["pct_not_accepted"]), row["given"], row["received"], row["given_required"],
                row["received_required"]] for a, row in data["agents"].items()]
@@ -153,8 +166,8 @@ def html_report(report: Report) -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
         f"<title>{title}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{title}</h1>",
-        f'<section id="summary"><h2>Summary</h2><p>domain {html.escape(report.domain)}, problem '
-        f"{html.escape(report.problem.name)}, {data['steps']} steps; {html.escape(meta)}</p>",
+        f'<section id="summary"><h2>Summary</h2><p>domain {text(report.domain)}, problem '
+        f"{text(report.problem.name)}, {data['steps']} steps; {text(meta)}</p>",
         f"<p>goal: {len(data['goal']['achieved'])}/{len(data['goal']['facts'])} facts reached</p>",
         _table(["interdependencies", "constructive", "non-constructive", "looping", "irrelevant",
                 "constructive required", "constructive optional"],

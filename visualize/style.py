@@ -14,6 +14,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from strips_int.errors import StripsIntError
+from strips_int.files import cannot_write, output_file
 
 #: Interdependence categories: colour and line style, so they read in grey print too.
 CATEGORY_STYLE = {
@@ -26,9 +27,13 @@ ENVIRONMENT_COLOR = "#4D4D4D"
 #: Figure widths (inches): one column and two columns of a two-column paper; every figure is one or the other.
 ONE_COLUMN, TWO_COLUMNS = 3.4, 7.0
 #: Sizes that survive a one-column figure (3.4 in wide) scaled into a paper.
+#: Text is set as it is (``text.parse_math`` off): a ``$`` in a layout or group name is a dollar sign, not
+#: mathtext (which would fail to parse, or draw something else); with
+#: :func:`~strips_int.errors.printable` for input text, the one rule for text in figures (a module's own
+#: labels may turn mathtext on, artist by artist).
 RC_PARAMS = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
              "xtick.labelsize": 7, "ytick.labelsize": 7, "svg.hashsalt": "strips_int", "svg.fonttype": "none",
-             "pdf.fonttype": 42, "figure.constrained_layout.use": True}
+             "pdf.fonttype": 42, "figure.constrained_layout.use": True, "text.parse_math": False}
 FORMATS = ("png", "pdf", "svg")
 _NO_DATES = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None},
              "svg": {"Date": None, "Creator": None}}
@@ -123,14 +128,15 @@ def save(figure: Figure, path: str | Path) -> Path:
 
 @contextmanager
 def writing(path: Path) -> Iterator[Path]:
-    """Create ``path``'s folders (as ``mkdir -p``); an OSError while writing it (a file where a folder
-    should be, no permission, a full disk) as a StripsIntError naming it."""
+    """Create ``path``'s folders (as ``mkdir -p``); ``path`` must be absent or a regular file (a FIFO would
+    block the writer forever: :func:`~strips_int.files.output_file`); an OSError while writing it (a file
+    where a folder should be, no permission, a full disk) as a StripsIntError naming it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        output_file(path)
         yield path
     except (FileExistsError, NotADirectoryError):  # a file where a folder of the path should be
         blocking = next((p for p in path.parents if p.exists()), path.parent)
         raise StripsIntError(str(path), None, f"cannot write: {blocking} is a file, not a folder") from None
     except OSError as exc:
-        other = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
-        raise StripsIntError(str(path), None, f"cannot write: {exc.strerror or type(exc).__name__}{other}") from None
+        raise cannot_write(path, exc) from None

@@ -3,12 +3,18 @@ and Int_non-cons with 95 % CIs, and task reward beside it; two paper columns (7.
 
 Each group says once how many games it has (``n=`` in its label); a bar or
 point that rests on fewer games says so itself; a group of one game has no
-interval.
+interval. The table is checked as it is read: a count is a whole number, a
+mean and an interval's ends are finite (NaN where ``summary.csv`` has none:
+no game, or under two), an interval's low end is not above its high end; a
+table of more than :data:`MAX_GROUPS` groups is refused before anything is
+drawn (one row per group: beyond that no one reads the figure, and its height
+outgrows what can be saved).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 from pathlib import Path
 
@@ -17,7 +23,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError, brief, printable
+from strips_int.files import read_text
 
 from .style import RC_PARAMS, TWO_COLUMNS, new_figure
 
@@ -28,33 +35,40 @@ PARTS = (("constructive_required", r"$\mathrm{Int}_{\mathrm{cons,req}}$", "#0072
 NON_CONSTRUCTIVE = ("non_constructive", r"$\mathrm{Int}_{\mathrm{non\text{-}cons}}$", "#8C8C8C")
 REWARD_COLOR = "#000000"
 _BAR = 0.34  # bar thickness, in group rows
+#: The most groups one summary figure draws: a figure of 100 groups is some 37 inches tall; one of thousands
+#: would take minutes and more memory than a figure can be saved in.
+MAX_GROUPS = 100
+#: The largest magnitude of a number drawn: far beyond any count, percentage or reward (a larger one would
+#: overflow the axes' limits).
+MAX_VALUE = 1e15
+
+Row = dict[str, float]
 
 
-def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, dict[str, float]]]]:
+def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, Row]]]:
     """``summary.csv`` of ``strips_int.evaluate``: the group keys and {group label: {metric: row}}.
 
-    Anything else (binary, cut short, a cell over the csv module's field limit) is an error.
+    Anything else (binary, cut short, a cell over the csv module's field limit, a value no summary holds,
+    more than :data:`MAX_GROUPS` groups) is an error naming the line.
     """
     path = Path(path)
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    table: dict[str, dict[str, Row]] = {}
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            fields = reader.fieldnames or []
-            if "metric" not in fields:
-                raise StripsIntError(str(path), "header", "not a strips_int summary.csv (no 'metric' column)")
-            keys = fields[: fields.index("metric")]
-            table: dict[str, dict[str, dict[str, float]]] = {}
-            for line, row in enumerate(reader, start=2):
-                table.setdefault(" / ".join(_cell(row, k, path, line) for k in keys), {})[
-                    _cell(row, "metric", path, line)] = {
-                    k: _number(_cell(row, k, path, line), path, line) for k in ("n", "mean", "ci_low", "ci_high")}
-    except OSError as exc:
-        raise StripsIntError(str(path), None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise StripsIntError(str(path), None, "not a strips_int summary.csv (not UTF-8 text)") from None
+        fields = reader.fieldnames or []
+        if "metric" not in fields:
+            raise StripsIntError(str(path), "header", "not a strips_int summary.csv (no 'metric' column)")
+        keys = fields[: fields.index("metric")]
+        for row in reader:
+            line = reader.line_num
+            group = " / ".join(printable(_cell(row, k, path, line)) for k in keys)
+            if group not in table and len(table) == MAX_GROUPS:
+                raise StripsIntError(str(path), f"line {line}", f"more than {MAX_GROUPS} groups to draw: plot a "
+                                     "summary grouped by fewer keys, or a part of its rows")
+            table.setdefault(group, {})[printable(_cell(row, "metric", path, line))] = _summary_row(row, path, line)
     except csv.Error as exc:
-        raise StripsIntError(str(path), None, f"not a strips_int summary.csv ({exc})") from None
-    return keys, table
+        raise StripsIntError(str(path), f"line {reader.line_num}", f"not a strips_int summary.csv ({exc})") from None
+    return [printable(key) for key in keys], table
 
 
 def _cell(row: dict[str | None, str | None], key: str, path: Path, line: int) -> str:
@@ -64,11 +78,33 @@ def _cell(row: dict[str | None, str | None], key: str, path: Path, line: int) ->
     return value
 
 
-def _number(text: str, path: Path, line: int) -> float:
+def _summary_row(row: dict[str | None, str | None], path: Path, line: int) -> Row:
+    """A metric's n, mean and interval, checked: n a whole number, the others finite or NaN (no value)."""
+    cells = {k: _number(_cell(row, k, path, line), k, path, line) for k in ("n", "mean", "ci_low", "ci_high")}
+    n, low, high = cells["n"], cells["ci_low"], cells["ci_high"]
+    if not (n >= 0 and n.is_integer()):
+        raise StripsIntError(str(path), f"line {line}", f"n is {brief(row['n'])}, not a count of games")
+    if math.isnan(cells["mean"]) and n > 0:
+        raise StripsIntError(str(path), f"line {line}", f"mean is {brief(row['mean'])} over {int(n)} games")
+    if math.isnan(low) != math.isnan(high):
+        raise StripsIntError(str(path), f"line {line}", "ci_low and ci_high must both be numbers, or both nan "
+                             "(no interval)")
+    if low > high:
+        raise StripsIntError(str(path), f"line {line}", f"ci_low {brief(row['ci_low'])} is above ci_high "
+                             f"{brief(row['ci_high'])}")
+    return cells
+
+
+def _number(text: str, key: str, path: Path, line: int) -> float:
+    """A cell's number: finite and at most :data:`MAX_VALUE` in size, or NaN (no value)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise StripsIntError(str(path), f"line {line}", f"not a number: {brief(text)}") from None
+        value = math.inf
+    if not (math.isnan(value) or abs(value) <= MAX_VALUE):
+        raise StripsIntError(str(path), f"line {line}", f"{key} is {brief(text)}, not a finite number of at most "
+                             f"{MAX_VALUE:g} in size")
+    return value
 
 
 def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
@@ -124,8 +160,10 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
         handles = [Patch(color=color, label=label) for _, label, color in (*PARTS, NON_CONSTRUCTIVE)]
         handles.append(Line2D([], [], color="#333333", marker="|", markersize=5, linewidth=0.8,
                               label="95 % CI of the mean"))
-        figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
-                      handlelength=1.4, columnspacing=1.2)
+        legend = figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+                               handlelength=1.4, columnspacing=1.2)
+        for label in legend.get_texts():  # the one text set as mathtext: this module's own labels, no input
+            label.set_parse_math(True)
     return figure
 
 
@@ -136,11 +174,12 @@ def _interval(ax, cell, at: float, metric: str, group: str, games: int) -> None:
         return
     end = cell["mean"]
     if cell["n"] >= 2 and not math.isnan(cell["ci_low"]):
-        bar = ax.errorbar(cell["mean"], at, xerr=[[cell["mean"] - cell["ci_low"]], [cell["ci_high"] - cell["mean"]]],
-                          fmt="none", ecolor="#333333", capsize=1.5, linewidth=0.7)
+        # (an interval of very few resamples may leave out its mean: the bar then reaches out to the mean)
+        error = [[max(cell["mean"] - cell["ci_low"], 0)], [max(cell["ci_high"] - cell["mean"], 0)]]
+        bar = ax.errorbar(cell["mean"], at, xerr=error, fmt="none", ecolor="#333333", capsize=1.5, linewidth=0.7)
         for artist in bar.get_children():
             artist.set_gid(f"{metric}:{group}")
-        end = cell["ci_high"]
+        end = max(cell["ci_high"], cell["mean"])
     if int(cell["n"]) != games:
         text = ax.annotate(f"n={int(cell['n'])}", (end, at), xytext=(2, 0), textcoords="offset points",
                            va="center", fontsize=5.5, color="#333333")

@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 
 from .style import (
     AGENT_COLORS,
@@ -58,8 +58,8 @@ def game_title(data: Mapping[str, Any]) -> str:
     """``forced_coordination: player0 (ai), player1 (human)`` from :meth:`Report.to_dict`: layout, agents, roles."""
     meta = data["meta"]
     roles = meta.get("roles") or {}
-    where = meta.get("layout") or meta.get("scenario") or data["problem"]
-    who = ", ".join(f"{a} ({roles[a]})" if a in roles else a for a in data["agents"])
+    where = printable(meta.get("layout") or meta.get("scenario") or data["problem"])
+    who = ", ".join(f"{a} ({printable(roles[a])})" if a in roles else a for a in data["agents"])
     return f"{where}: {who}"
 
 
@@ -94,10 +94,10 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
     colors = lane_colors(names)
     roles = data["meta"].get("roles") or {}
     t0, t1 = window or (min((s.t for s in report.steps), default=0), max((s.t for s in report.steps), default=0))
-    shown = [s for s in report.steps if t0 <= s.t <= t1]
-    if not shown:
+    visible = [s for s in report.steps if t0 <= s.t <= t1]
+    if not visible:
         raise StripsIntError(report.source, None, f"no step in the time window {t0}:{t1}")
-    t1 = min(t1, max(s.t for s in shown))
+    t1 = min(t1, max(s.t for s in visible))
     items = [(i, item) for i, item in enumerate(data["interdependencies"])
              if t0 <= item["giver"]["t"] and item["receiver"]["t"] <= t1]
     subtasks = {i for tasks in report.tasks.values() for i in tasks.subtasks}
@@ -105,7 +105,7 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
         figure = new_figure(width, 1.15 + 0.62 * len(report.agents))
         ax = figure.subplots()
         for name in names:
-            steps = [s for s in shown if (s.agent or ENVIRONMENT) == name]
+            steps = [s for s in visible if (s.agent or ENVIRONMENT) == name]
             moves = [s.t for s in steps if s.index not in subtasks and s.agent is not None]
             tasks = [s.t for s in steps if s.index in subtasks or s.agent is None]
             ax.axhline(row[name], color="#D9D9D9", linewidth=0.5, zorder=0)
@@ -125,7 +125,7 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
         figure.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, handlelength=1.8,
                       columnspacing=1.0)
         ax.set_yticks([row[n] for n in names])
-        ax.set_yticklabels([f"{n}\n({roles[n]})" if n in roles else ("env." if n == ENVIRONMENT else n)
+        ax.set_yticklabels([f"{n}\n({printable(roles[n])})" if n in roles else ("env." if n == ENVIRONMENT else n)
                             for n in names])
         ax.set_ylim(max(row.values()) + 0.25, -0.75)
         ax.set_xlim(t0 - 0.01 * (t1 - t0 + 1) - 0.5, t1 + 0.01 * (t1 - t0 + 1) + 0.5)
@@ -138,7 +138,7 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
         head = fill(game_title(data), width)
         title = ax.set_title(f"{head}\n{span}{len(items)} interdependencies", loc="left")
         ends = {item[end]["index"] for _, item in items for end in ("giver", "receiver")}
-        candidates = sorted((s for s in shown if s.index in subtasks), key=lambda s: (s.index not in ends, s.t))
+        candidates = sorted((s for s in visible if s.index in subtasks), key=lambda s: (s.index not in ends, s.t))
         labels = [(s.t, row[s.agent or ENVIRONMENT], s.action.name, _LABEL) for s in candidates]
         _, dropped = place_labels(figure, ax, labels, offsets=(2.5, 9.5, 16.5))
         if dropped:  # a short tail on the last line: the layout the labels were placed in stays

@@ -28,6 +28,7 @@ from strips_int.errors import StripsIntError, brief
 from ..base import GAMES, Alternative, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
+from .archive import starts_as_npz
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,19 +167,6 @@ def recipe_kinds(text: str) -> tuple[int, ...]:
     return tuple(int(kind) for kind in text.split(","))
 
 
-#: How a file that ``np.load`` opens as an .npz archive begins: a zip's first local header, or an empty zip.
-_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
-
-
-def _starts_as_npz(path: Path) -> bool:
-    """Whether ``path`` begins as ``np.load`` requires of an .npz archive (never raises)."""
-    try:
-        with open(path, "rb", buffering=0) as handle:
-            return handle.read(4) in _ZIP_STARTS
-    except OSError:
-        return False
-
-
 class _JaxMARL(BaseGrounder):
     """The JaxMARL Overcooked grounder (see :mod:`strips_int.grounders.base`)."""
 
@@ -196,7 +184,7 @@ class _JaxMARL(BaseGrounder):
     def recognizes(self, path: Path) -> Kind | None:
         # Every other file is told apart without importing numpy, most by their first 4 bytes
         # (is_zipfile alone reads the last 64 KiB of each).
-        if not (_starts_as_npz(path) and zipfile.is_zipfile(path)):
+        if not (starts_as_npz(path) and zipfile.is_zipfile(path)):
             return None
         from .rollout import is_rollout
 

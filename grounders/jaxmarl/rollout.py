@@ -10,7 +10,6 @@ without jax.
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -18,13 +17,17 @@ import numpy as np
 
 from strips_int.errors import StripsIntError
 
+from .archive import read_npz
 from .record import FORMAT, FORMAT_V2, FORMATS, joint_actions, step_rewards, unwrapped
 
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
-#: What reading a damaged or foreign archive raises: zipfile's and zlib's errors, and numpy's ``.npy``
-#: header parser (ast, tokenize) raises assorted types on damaged bytes, so any Exception.
-_UNREADABLE = Exception
+#: The arrays a file is read for, by its format (:mod:`.game`, :mod:`.v2_rollout`); its others are never
+#: decompressed.
+READ = {FORMAT: ("format", "layout", "grid", "actions", "rewards", "agent_pos", "agent_dir", "agent_inv", "maze_map",
+                 "step"),
+        FORMAT_V2: ("format", "layout", "options", "static", "starts", "possible_recipes", "actions", "rewards",
+                    "agent_pos", "agent_dir", "agent_inv", "grid", "recipe", "new_correct_delivery", "step")}
 #: Grid characters of JaxMARL's layout keys (``layout_grid_to_dict`` reversed).
 _TILES = (("pot_idx", "P"), ("goal_idx", "S"), ("onion_pile_idx", "O"), ("plate_pile_idx", "D"))
 
@@ -85,28 +88,18 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
 
 
 def is_rollout(path: Path) -> bool:
-    """Whether ``path`` is a zip archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
+    """Whether ``path`` is an .npz archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
     try:
-        if not zipfile.is_zipfile(path):
-            return False
-        with np.load(path, allow_pickle=False) as data:
-            return "format" in data.files and str(data["format"]) in FORMATS
-    except _UNREADABLE:
+        return str(read_npz(path, ("format",)).get("format")) in FORMATS
+    except StripsIntError:
         return False
 
 
 def load_rollout(path: Path) -> dict[str, np.ndarray]:
-    """The arrays of a rollout file (loaded without pickle); a file of another kind names what is missing."""
-    source = str(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except _UNREADABLE as exc:
-        raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
-    if "format" not in arrays or str(arrays["format"]) not in FORMATS:
-        raise StripsIntError(source, None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
+    """The arrays of a rollout file its format's reader uses (:data:`READ`, read within bounds and without
+    pickle: :mod:`.archive`); a file of another kind names what is missing."""
+    tag = str(read_npz(path, ("format",)).get("format"))
+    if tag not in FORMATS:
+        raise StripsIntError(str(path), None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
                              f"{FORMAT_V2!r})")
-    raw = sorted(name for name, value in arrays.items() if not isinstance(value, np.ndarray))
-    if raw:  # numpy hands back the bytes of a member without an .npy header
-        raise StripsIntError(source, None, f"member {raw[0]!r} is not a numpy array")
-    return arrays
+    return read_npz(path, READ[tag])

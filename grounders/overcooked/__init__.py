@@ -23,8 +23,8 @@ from strips_int.model.trace import ActionGrounder, Trace
 
 from ..base import GAMES, Alternative, BaseGrounder, Drawing, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
-from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, get_layout, known_layouts,
-                      load_grid, parse_grid)
+from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, blank_starts, get_layout,
+                      known_layouts, load_grid, parse_grid)
 from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
 
 __all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts",
@@ -54,6 +54,9 @@ def roles_for(game: Game, roles: Sequence[str] | None = None, ego_seat: str | No
         seat = rollout_seat(game.source, ego_seat)
     else:
         seat = int(ego_seat)
+        if seat >= players:  # (no ego at all is no reading of the game)
+            raise StripsIntError(game.source, "ego seat", f"seat {seat}, but the game has {players} players "
+                                 f"(seats 0 to {players - 1})")
     return {agent_name(j): "ego" if j == seat else "partner" for j in range(players)}
 
 
@@ -216,12 +219,9 @@ def recorded_terrain(game: Game) -> Layout:
     path = _overcooked_ai_layout_files().get(game.layout or "")
     if path is not None:
         named = load_grid(path)
-        if tuple(r.translate(_DIGITS) for r in named.rows) == recorded.rows:
+        if blank_starts(named.rows) == recorded.rows:
             return replace(named, rows=recorded.rows)
     return recorded
-
-
-_DIGITS = str.maketrans("0123456789", " " * 10)
 
 
 def states_trace(

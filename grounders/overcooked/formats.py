@@ -13,6 +13,7 @@ input values through :func:`~strips_int.errors.brief`, never whole.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -28,9 +29,9 @@ from typing import Annotated, Any, Iterator, Literal, NamedTuple
 import msgspec
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_bytes, read_text
+from strips_int.files import MAX_INPUT_BYTES, read_bytes, read_head, read_text, regular_file
 
-from .layouts import known_layouts
+from .layouts import blank_starts, grids_named, known_layouts
 from .recipes import DEFAULT_COOK_TIME, INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
 
 try:  # orjson decodes a game about twice as fast; the standard library is the fallback
@@ -162,27 +163,37 @@ def detect(path: Path) -> str | None:
 
     A JSON file must hold an object with an ``ep_states`` (or ``ep_observations``) list, at any depth,
     recognized from its bytes without parsing (the reader parses it once): from its first 4 KiB, where
-    the files written so far have it, else from all of them (so a file is read whole once, by the
-    reader, not also here); a CSV's header must name ``state`` and ``joint_action``; a pickle must
-    open with the pickle protocol opcode (loading it is the reader's work, with no classes admitted).
+    the files written so far have it, else from all of them when the reader would read them (at most
+    :data:`~strips_int.files.MAX_INPUT_BYTES`: a larger file is refused by its size, not read to find
+    it); a CSV's header (its first line, within :data:`_CSV_HEADER_BYTES`) must name ``state`` and
+    ``joint_action``; a pickle must open with the pickle protocol opcode (loading it is the reader's
+    work, with no classes admitted).
     """
     suffix = path.suffix.lower()
     try:
         if suffix in (".pkl", ".pickle"):
-            with path.open("rb") as handle:
-                return "zsceval-pickle" if handle.read(1) == pickle.PROTO else None
+            return "zsceval-pickle" if read_head(path, 1) == pickle.PROTO else None
         if suffix == ".csv":
-            with path.open(newline="", encoding="utf-8") as handle:
-                header = next(csv.reader(handle), [])
+            line, newline, _ = read_head(path, _CSV_HEADER_BYTES).partition(b"\n")
+            if not newline:  # no whole header line within the bound: no game's
+                return None
+            header = next(csv.reader([line.rstrip(b"\r").decode("utf-8")]), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
+            size = regular_file(path)
             with path.open("rb", buffering=0) as handle:
                 start = handle.read(4096)
-                found = _EPISODE_KEY.search(start) or _EPISODE_KEY.search(start + handle.readall())
+                found = _EPISODE_KEY.search(start) or (
+                    size <= MAX_INPUT_BYTES and _EPISODE_KEY.search(start + handle.read(MAX_INPUT_BYTES)))
             return "episode-json" if found else None
-    except (OSError, UnicodeDecodeError, csv.Error):
+    except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
         return None
     return None
+
+
+#: The longest CSV header line :func:`detect` looks for ``state`` and ``joint_action`` in (the real files'
+#: is under 400 bytes).
+_CSV_HEADER_BYTES = 1 << 16
 
 
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
@@ -333,10 +344,31 @@ def _episode_params(params: Any, named: Any, source: str, layout: str | None) ->
         params = {}
     if not isinstance(params, dict):
         raise StripsIntError(source, "mdp_params", f"expected an object, found {brief(params)}")
-    layout = layout or params.get("layout_name") or named
-    if layout is not None and not isinstance(layout, str):
-        raise StripsIntError(source, "layout_name", f"expected a layout name, found {brief(layout)}")
+    if layout is None:
+        layout = params.get("layout_name") or named
+        if layout is not None:
+            terrain = params.get("terrain")
+            _check_layout_name(layout, _grid_rows(terrain, source, "mdp_params.terrain") if terrain is not None
+                               else None, source, "layout_name")
     return params, layout, _cook_time(params.get("cook_time"), source)
+
+
+#: What a layout name is (overcooked-ai's, ZSC-Eval's, a layout file's stem): letters, digits, ``_ . -``.
+_LAYOUT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+
+
+def _check_layout_name(name: Any, terrain: tuple[str, ...] | None, source: str, where: str) -> None:
+    """The layout name a file gives (grouped by, shown in tables and figures) must be a name, and, beside a
+    terrain the file records, a name that denotes that terrain when it names a layout known here (a game
+    grouped under another layout's name would be counted in the wrong group)."""
+    if not isinstance(name, str) or not _LAYOUT_NAME.fullmatch(name):
+        raise StripsIntError(source, where, f"expected a layout name (letters, digits, _ . -), found {brief(name)}")
+    if terrain is None:
+        return
+    known = grids_named(name)
+    if known and blank_starts(terrain) not in known:
+        raise StripsIntError(source, where, f"{name!r} is a layout of another grid than the terrain the file "
+                             "records")
 
 
 def _episode_game(source: str, layout: str | None, params: dict, cook_time: int, states: list[RawState],
@@ -513,7 +545,11 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
     source = str(path)
     raw = read_bytes(path)
     try:
-        data = _NoClasses(io.BytesIO(raw)).load()
+        # CPython 3.11 frees a bytearray whose allocation failed before setting its count of exported buffers,
+        # and may print a stray "SystemError: deallocated bytearray object has exported buffers" for a pickle
+        # declaring one larger than memory: what a load with no classes admitted writes is that, or nothing.
+        with contextlib.redirect_stderr(io.StringIO()):
+            data = _NoClasses(io.BytesIO(raw)).load()
     except MemoryError:
         raise StripsIntError(source, None, "cannot load pickle: it declares more data than memory holds") from None
     except Exception as exc:  # noqa: BLE001 - malformed opcodes raise whatever their handler does (AttributeError, OverflowError, ...)
@@ -599,12 +635,41 @@ def _csv_trial(source: str, trial: str, rows: list[tuple[int, dict]], layout: st
     first_line, first = rows[0]
     terrain = (_grid_rows(_cell_json(first, "layout", source, first_line, quotes=True), source,
                           f"line {first_line}, column layout") if first.get("layout") else None)
-    humans = tuple(first.get(f"player_{j}_is_human", "").strip().lower() == "true" for j in range(2))
+    if layout is None and first.get("layout_name"):
+        layout = first["layout_name"]
+        _check_layout_name(layout, terrain, source, f"line {first_line}, column layout_name")
     states, new_style = _states(states_raw, source)
-    return Game(source=source, layout=layout or first.get("layout_name") or None,
-                states=states, actions=actions, reward=sum(rewards), rewards=tuple(rewards), old_rules=not new_style,
-                meta={"trial_id": trial}, terrain=terrain,
-                humans=humans if all(f"player_{j}_is_human" in first for j in range(2)) else None)
+    return Game(source=source, layout=layout, states=states, actions=actions, reward=sum(rewards),
+                rewards=tuple(rewards), old_rules=not new_style, meta={"trial_id": trial}, terrain=terrain,
+                humans=_humans(rows, source))
+
+
+#: How writers put a boolean in a CSV cell: pandas' ``to_csv`` (``True``), R and spreadsheets (``TRUE``),
+#: JSON-minded ones (``true``), and those that write numbers (``1``, or ``1.0`` from a float column).
+_BOOLEANS = {"true": True, "1": True, "1.0": True, "false": False, "0": False, "0.0": False}
+
+
+def _humans(rows: list[tuple[int, dict]], source: str) -> tuple[bool, ...] | None:
+    """Which seats a person played (``player_<i>_is_human``), the same in every row of the trial; None when
+    the columns are absent or a cell is empty (not known). Any other value is an error naming its cell."""
+    columns = ("player_0_is_human", "player_1_is_human")
+    if any(column not in rows[0][1] for column in columns):
+        return None
+    seats = None
+    for line, row in rows:
+        cells = tuple(row[column].strip().lower() for column in columns)
+        if seats is not None and cells == seats[0]:
+            continue  # (hot: every row of a trial says the same)
+        for column, cell in zip(columns, cells):
+            if cell and cell not in _BOOLEANS:
+                raise StripsIntError(source, f"line {line}, column {column}", f"expected True or False (or 1 or 0), "
+                                     f"found {brief(row[column])}")
+        if seats is not None:
+            raise StripsIntError(source, f"line {line}", f"{' and '.join(columns)} change within the trial, from "
+                                 f"{', '.join(map(brief, seats[0]))} to {', '.join(map(brief, cells))}")
+        seats = (cells, tuple(_BOOLEANS.get(cell) for cell in cells))
+    humans = seats[1]
+    return None if None in humans else humans
 
 
 def _cell_json(row: dict, column: str, source: str, line: int, quotes: bool = False) -> Any:

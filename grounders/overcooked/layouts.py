@@ -96,9 +96,19 @@ class Layout:
         return [pos for _, pos in found]
 
 
+#: The most cells a grid may have, checked before it is lifted: the problem of a 500 x 500 grid (a million
+#: initial facts) takes some 6.5 s of CPU and 440 MiB to build; real layouts have a few hundred cells.
+MAX_GRID_CELLS = 500 * 500
+
+
 def parse_grid(text: str, name: str, source: str) -> Layout:
-    """A layout from grid text (one row per line; surrounding blank lines and indentation dropped)."""
+    """A layout from grid text (one row per line; surrounding blank lines and indentation dropped), of at
+    most :data:`MAX_GRID_CELLS` cells."""
     rows = tuple(line.strip() for line in text.strip("\n").splitlines() if line.strip())
+    cells = sum(map(len, rows))
+    if cells > MAX_GRID_CELLS:
+        raise StripsIntError(source, None, f"a grid of {cells:,} cells, more than the {MAX_GRID_CELLS:,} "
+                             "(500 x 500) a grid may have")
     for y, row in enumerate(rows):
         for x, char in enumerate(row):
             if char not in STATIONS and char != " " and not char.isdigit():
@@ -135,6 +145,26 @@ def get_layout(name: str) -> Layout:
         f"unknown layout {brief(name)}" + (f"; did you mean {close[0]}?" if close else "")
         + f" ({listed}{more}; or give a grid file)",
     )
+
+
+@functools.lru_cache(maxsize=256)
+def grids_named(name: str) -> frozenset[tuple[str, ...]]:
+    """The grids, start tiles blanked, of every layout ``name`` may denote here: the classic or overcooked-ai
+    layout of that name or old name, and under old rules the paper's web-game terrain it names; none for a
+    name this package does not know (a file's own layout may be anything)."""
+    names = {name, ALIASES.get(name, name), OLD_RULES_NAMES.get(name, name)}
+    layouts = [_classic(n) for n in names if n in _CLASSIC]
+    files = _overcooked_ai_layout_files()
+    layouts += [_read_layout_file(files[n], n) for n in names if n in files]
+    return frozenset(blank_starts(layout.rows) for layout in layouts)
+
+
+def blank_starts(rows: tuple[str, ...]) -> tuple[str, ...]:
+    """A grid's rows with its start tiles (digits) as the floor they are."""
+    return tuple(row.translate(_DIGITS) for row in rows)
+
+
+_DIGITS = str.maketrans("0123456789", " " * 10)
 
 
 @functools.lru_cache(maxsize=None)

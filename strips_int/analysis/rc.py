@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import ArgumentError, StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import execute
 from strips_int.model.task import Fact, GroundAction, Problem, format_fact
@@ -43,7 +44,7 @@ from strips_int.planners.result import (BY_RELAXATION, BY_SEARCH, SOLVED, UNKNOW
                                         resolve_planner, stopped)
 
 from .ground_task import ground_task
-from .reachability import Reachable, relaxed_reachable
+from .reachability import OutOfTime, Reachable, relaxed_reachable
 
 if TYPE_CHECKING:
     from .report import Report
@@ -175,30 +176,37 @@ def required_cooperation(
     classification in seconds of wall time, conversion to the planner's form
     included (``deadline``, a ``time.monotonic()`` instant, instead bounds
     several problems together): a search or planner call still running then is
-    unknown, named by the phase it stopped in. ``search`` is ``fast`` or
-    ``planner`` (the module docstring). ``plans`` asks the planner for up to that
-    many joint plans (the planner path asks for one when it is None). The planner
-    calls run in up to ``jobs`` processes at once (default: every CPU this
-    process may use). ``progress`` is told each phase as it begins.
+    unknown, named by the phase it stopped in (relaxed reachability too: on a
+    400 x 400 grid it takes minutes). ``search`` is ``fast`` or ``planner`` (the
+    module docstring). ``plans`` asks the planner for up to that many joint plans
+    (the planner path asks for one when it is None). The planner calls run in up
+    to ``jobs`` processes at once (default: every CPU this process may use).
+    ``progress`` is told each phase as it begins. An argument outside these is an
+    :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
     """
-    if others not in (IDLE, ABSENT):
-        raise ValueError(f"others must be {IDLE!r} or {ABSENT!r}, not {others!r}")
-    if search not in (FAST, PLANNER):
-        raise ValueError(f"search must be {FAST!r} or {PLANNER!r}, not {search!r}")
-    if not (math.isfinite(timeout) and timeout > 0) or (plans is not None and plans < 1) or (
-            jobs is not None and jobs < 1):
-        raise ValueError(f"need a positive, finite time limit and at least one plan and job, not "
-                         f"timeout={timeout}, plans={plans}, jobs={jobs}")
+    whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
+    for name, value, ok, need in (
+            ("others", others, others in (IDLE, ABSENT), f"{IDLE!r} or {ABSENT!r}"),
+            ("search", search, search in (FAST, PLANNER), f"{FAST!r} or {PLANNER!r}"),
+            ("timeout", timeout, isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
+             and math.isfinite(timeout) and timeout > 0, "seconds above 0, finite"),
+            ("plans", plans, plans is None or whole(plans), "None or a whole number of plans, at least 1"),
+            ("jobs", jobs, jobs is None or whole(jobs), "None or a whole number of jobs, at least 1")):
+        if not ok:
+            raise ArgumentError("required_cooperation", name, need, value)
     start = time.perf_counter()
     deadline = time.monotonic() + timeout if deadline is None else deadline
     told = progress or (lambda phase: None)
     planner = resolve_planner(planner)
     told(RELAXATION)
     agent_names = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
-    team = relaxed_reachable(domain, problem)
-    bodies = {a: _body_facts(domain, problem, a) for a in agent_names} if others == ABSENT else {}
-    alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
-    mine = {a: relaxed_reachable(domain, alone[a], actors=[a]) for a in agent_names}
+    try:  # the time limit holds here too
+        team = relaxed_reachable(domain, problem, deadline=deadline)
+        bodies = {a: _body_facts(domain, problem, a, deadline) for a in agent_names} if others == ABSENT else {}
+        alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
+        mine = {a: relaxed_reachable(domain, alone[a], actors=[a], deadline=deadline) for a in agent_names}
+    except OutOfTime:
+        return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
     possible = {a for a in agent_names if _goal_reached(mine[a], problem.goal)}
     answers: dict[str | None, PlanResult] = {}
     if search == FAST:
@@ -216,7 +224,11 @@ def required_cooperation(
     agents = {}
     for agent in agent_names:
         answer = answers.get(agent, unreachable)
-        why = explain(domain, problem, alone[agent], agent, team, mine[agent]) if answer.status == UNSOLVABLE else None
+        try:
+            why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
+                if answer.status == UNSOLVABLE else None
+        except OutOfTime:
+            return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
         agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(answer.status), answer, why)
     joint = answers.get(None, unreachable)
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
@@ -347,13 +359,13 @@ def _without(problem: Problem, absent: Mapping[str, frozenset[Fact]]) -> Problem
         problem, init=frozenset(f for f in problem.init if absent.keys().isdisjoint(f[1:]) and f not in held))
 
 
-def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]:
+def _body_facts(domain: Domain, problem: Problem, agent: str, deadline: float) -> frozenset[Fact]:
     """What an agent's body holds (``--others absent`` drops it with the agent's own facts).
 
     These are the delete effects of its navigation actions from its initial
     place that do not name it (Overcooked's ``(occupied ?cell)``).
     """
-    reach = relaxed_reachable(domain, problem, actors=[agent])
+    reach = relaxed_reachable(domain, problem, actors=[agent], deadline=deadline)
     start = {reach.canonical(f) for f in problem.init}
     leaving = {
         fact
@@ -365,7 +377,7 @@ def _body_facts(domain: Domain, problem: Problem, agent: str) -> frozenset[Fact]
 
 
 def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str, team: Reachable,
-            mine: Reachable) -> Why:
+            mine: Reachable, deadline: float | None = None) -> Why:
     """Capability, reach or other, with the goal facts and first facts the agent cannot get.
 
     ``team_problem`` is the whole problem (``team`` its relaxed reachability),
@@ -390,11 +402,13 @@ def explain(domain: Domain, team_problem: Problem, problem: Problem, agent: str,
     lacking = _lacking_schemas(domain, problem.objects[agent])
     necessary = [  # action types the team cannot reach the goal without
         name for name in lacking
-        if not _goal_reached(relaxed_reachable(_without_schema(domain, name), team_problem), problem.goal)
+        if not _goal_reached(relaxed_reachable(_without_schema(domain, name), team_problem, deadline=deadline),
+                             problem.goal)
     ]
     if necessary:
         return Why(CAPABILITY, missing_goals, tuple(first), tuple(necessary))
-    if lacking and _goal_reached(relaxed_reachable(_widened(domain, lacking), problem, actors=[agent]), problem.goal):
+    if lacking and _goal_reached(relaxed_reachable(_widened(domain, lacking), problem, actors=[agent],
+                                                   deadline=deadline), problem.goal):
         return Why(CAPABILITY, missing_goals, tuple(first), tuple(lacking))
     return Why(REACH, missing_goals, tuple(first))
 

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
@@ -181,10 +181,10 @@ def format_text(report: Report) -> str:
     counts = data["counts"]
     roles = report.meta.get("roles")  # who played each agent, where the game knows (else its type)
     roles = roles if isinstance(roles, Mapping) else {}
-    lines = [
-        f"{report.source}",
+    lines = [  # (text from the input printable: a file name or role may hold a line break, a terminal's escape)
+        printable(report.source),
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
-        f"agents: {', '.join(f'{a} ({roles.get(a, t)})' for a, t in report.agents.items())}",
+        f"agents: {', '.join(f'{a} ({printable(roles.get(a, t))})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
         + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "

@@ -20,6 +20,7 @@ by ``manifest.json`` and resumable after an interruption (:mod:`.outputs`).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -172,18 +173,18 @@ def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = 
         fresh(out)
     tally = journal_tally(out, counts, len(picked)) if counts else Tally(len(picked))
     events.started(tally, resume)
-    started, status = now(), "failed"
+    started = now()
     write_run_manifest(out, command, inputs, started, "running", asdict(tally))
     try:
         stream(out, batches, counts, tally, events.file_done)
         write_manifest(out, manifest(Path(study.domain.source), study.files, picked, counts, study.shard,
                                      inputs["options"]))
         columns = write_tables(out, study.group_by, study.resamples, study.seed, study.chosen_keys)
-        status = "complete"
-    except KeyboardInterrupt:
-        status = "interrupted"
+    except BaseException as stop:
+        with contextlib.suppress(StripsIntError):  # (a full disk) the error that stopped the run is the one to tell
+            write_run_manifest(out, command, inputs, started,
+                               "interrupted" if isinstance(stop, KeyboardInterrupt) else "failed", asdict(tally))
         raise
-    finally:
-        write_run_manifest(out, command, inputs, started, status, asdict(tally))
+    write_run_manifest(out, command, inputs, started, "complete", asdict(tally))
     (out / PROGRESS).unlink(missing_ok=True)
     return tally, columns

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from strips_int.errors import internal_error
+from strips_int.files import writer
 
 from .outputs import JOURNAL, PROGRESS
 from .rows import Row, error_row
@@ -45,7 +46,7 @@ def stream(out: Path, batches: Iterable[list[Row]], counts: list[int], tally: Ta
            on_file: Callable[[list[Row], Tally], None] | None = None) -> None:
     """Append each file's rows to ``games.jsonl``, then the file's line to ``games.progress`` (a resume
     trusts the rows of the files that line counts); ``on_file`` hears of each file's rows as they land."""
-    with open(out / JOURNAL, "a") as journal, open(out / PROGRESS, "a") as progress:
+    with writer(out / JOURNAL, "a") as journal, writer(out / PROGRESS, "a") as progress:  # (a full disk: named)
         for read in batches:
             pairs = [journal_line(row) for row in read]
             rows = [row for row, _ in pairs]

@@ -25,7 +25,7 @@ from typing import Any, Iterator, Sequence
 
 from strips_int import __version__
 from strips_int.errors import StripsIntError
-from strips_int.files import read_json, regular_file, write_atomic
+from strips_int.files import MAX_INPUT_BYTES, cannot_write, output_file, read_json, regular_file, write_atomic
 
 MANIFEST = "manifest.json"
 FORMAT = "strips-int-run/1"
@@ -59,8 +59,15 @@ def alive(pid: int) -> bool:
 @contextlib.contextmanager
 def locked(out: Path) -> Iterator[None]:
     """``out`` (created) for this process alone while the block runs; a folder another live run holds
-    is an error naming its process, a lock left by a dead one is taken over."""
-    out.mkdir(parents=True, exist_ok=True)
+    is an error naming its process, a lock left by a dead one is taken over. Every file a run writes there
+    must be absent or a regular file, checked first (a FIFO would block the run at its first write)."""
+    output_file(out, folder=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cannot_write(out, exc) from None
+    for name in (LOCK, MANIFEST, JOURNAL, PROGRESS, *TABLES):
+        output_file(out / name)
     lock = out / LOCK
     mine = f"{os.getpid()} {hostname()}\n"
     for _ in range(3):
@@ -77,11 +84,17 @@ def locked(out: Path) -> Iterator[None]:
                 continue
             raise StripsIntError(str(out), None, f"in use by process {pid or '?'} on {host or '?'} "
                                  f"(remove {lock} if no run is going on)") from None
+        except OSError as exc:
+            raise cannot_write(lock, exc) from None
     else:
         raise StripsIntError(str(out), None, f"cannot take the lock {lock}")
     try:
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(mine)
+        try:
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(mine)
+        except OSError as exc:  # a full disk: the lock, not holding our id, is no one's
+            lock.unlink(missing_ok=True)
+            raise cannot_write(lock, exc) from None
         yield
     finally:
         if lock.exists() and lock.read_text(errors="replace") == mine:
@@ -89,18 +102,24 @@ def locked(out: Path) -> Iterator[None]:
 
 
 def described(path: str | Path) -> dict[str, Any]:
-    """A file's path, size and SHA-256 (None for what cannot be read: its error row says why)."""
-    digest = hashlib.sha256()
-    size = 0
+    """A file's path, size and SHA-256; no digest (None) for a file no reader takes, which is checked before a
+    byte is hashed (a device or FIFO would never end, a 10 GB file is refused by its size: its error row says
+    why), and neither for what cannot be read at all."""
     try:
-        regular_file(path)  # a device or FIFO given as a game would never end
-        with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-                size += len(chunk)
-        return {"path": str(path), "size": size, "sha256": digest.hexdigest()}
-    except (OSError, StripsIntError):
+        size = regular_file(path)
+    except StripsIntError:
         return {"path": str(path), "size": None, "sha256": None}
+    if size > MAX_INPUT_BYTES:
+        return {"path": str(path), "size": size, "sha256": None}
+    digest, read = hashlib.sha256(), 0
+    try:
+        with open(path, "rb") as handle:
+            while read <= MAX_INPUT_BYTES and (chunk := handle.read(1 << 20)):  # no further, should it grow
+                digest.update(chunk)
+                read += len(chunk)
+    except OSError:
+        return {"path": str(path), "size": None, "sha256": None}
+    return {"path": str(path), "size": read, "sha256": digest.hexdigest() if read <= MAX_INPUT_BYTES else None}
 
 
 def run_inputs(domain: Path, files: Sequence[Path], options: dict[str, Any], shard: str) -> dict[str, Any]:
@@ -114,12 +133,44 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+#: Blanks after the JSON of a ``running`` manifest: room for its final form (an end time, a longer status, counts
+#: of more digits), so that on a full disk the final manifest is written over it in place (no new block).
+MANIFEST_ROOM = 128
+
+
 def write_run_manifest(out: Path, command: Sequence[str], inputs: dict[str, Any], started: str, status: str,
                        counts: dict[str, int]) -> None:
+    """``manifest.json``, written whole; a run's final one, when the disk has no room for a new file, over the
+    ``running`` one in place (which holds :data:`MANIFEST_ROOM` blanks for it), so the status is never left
+    ``running`` by a full disk."""
     fields = {"format": FORMAT, "command": list(command), "cwd": os.getcwd(), "version": __version__,
               "started": started, "ended": None if status == "running" else now(), "status": status,
               "counts": counts, "inputs": inputs}
-    write_atomic(out / MANIFEST, json.dumps(fields, indent=1) + "\n")
+    text = json.dumps(fields, indent=1) + "\n"
+    path = out / MANIFEST
+    if status == "running":
+        write_atomic(path, text + " " * MANIFEST_ROOM + "\n")
+        return
+    try:
+        write_atomic(path, text)
+    except StripsIntError:
+        if not _over_in_place(path, text.encode()):
+            raise
+
+
+def _over_in_place(path: Path, data: bytes) -> bool:
+    """Whether ``data`` (ending in a line break) could be written over the bytes of ``path`` in place, blanks
+    filling the rest (no larger file, so no new disk block)."""
+    try:
+        with open(path, "r+b") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if len(data) > size:
+                return False
+            handle.seek(0)
+            handle.write(data[:-1] + b" " * (size - len(data)) + b"\n")
+        return True
+    except OSError:
+        return False
 
 
 def fresh(out: Path) -> None:

@@ -66,27 +66,6 @@ def group_rows(rows: Iterable[Mapping[str, object]], keys: Sequence[str]) -> dic
     return dict(sorted(groups.items()))
 
 
-#: Every character LaTeX gives a meaning in text (and a line break, which would end a table row).
-TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
-                             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                             "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "})
-
-
-def tex(text: str) -> str:
-    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces."""
-    return text.translate(TEX_ESCAPES)
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A GitHub-flavoured Markdown table, one line per row (a ``|`` or line break in a cell escaped)."""
-    def text(cell: object) -> str:
-        return " ".join(str(cell).replace("|", "\\|").splitlines())
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(text(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
-
-
 def number(value: object) -> float | None:
     """A CSV cell as a number, or None when empty or not a number."""
     if value is None or value == "":

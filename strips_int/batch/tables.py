@@ -18,33 +18,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence, Union
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, printable
 from strips_int.files import atomic_open
 
 #: The formats a table can be written in, by file suffix.
 SUFFIXES = (".csv", ".md", ".tex")
-#: How text a spreadsheet runs as a formula starts (OWASP, "CSV injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: How text a spreadsheet may run as a formula starts (OWASP's "CSV injection", OWASP ASVS 1.2.10: also a NUL),
+#: with a line feed and the full-width forms of the signs, which some spreadsheets read as the signs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 #: Every character LaTeX gives a meaning in text (and a line break, which would end a table row).
 TEX_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#", "$": r"\$",
                              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                              "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "})
+_LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
 #: What a Markdown cell cannot hold as itself: a column bar, and HTML a renderer would run.
 MARKDOWN_ESCAPES = str.maketrans({"|": "\\|", "&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts with
-    ``= + - @``, a tab or a carriage return, and goes on) gets a leading ``'``; numbers, text that is
-    one, and a lone sign (``-``, the summaries' missing group key) stay."""
+    """A CSV cell: text a spreadsheet would run as a formula (``=HYPERLINK(...)``: it starts as
+    :data:`FORMULA_STARTS` lists, and goes on) gets a leading ``'``; numbers, text that is one, and a lone
+    sign (``-``, the summaries' missing group key) stay."""
     if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_STARTS) and _number(value) is None:
         return "'" + value
     return "" if value is None else value
 
 
 def markdown_cell(value: Any) -> str:
-    """A Markdown table cell: one line, its ``|`` and HTML escaped."""
-    return " ".join(str(value).translate(MARKDOWN_ESCAPES).splitlines())
+    """A Markdown table cell: one line, its ``|`` and HTML escaped, control characters shown as escapes."""
+    return printable(" ".join(str(value).translate(MARKDOWN_ESCAPES).splitlines()))
 
 
 class Tex(str):
@@ -53,9 +55,10 @@ class Tex(str):
 
 
 def tex(text: Any) -> str:
-    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces (a :class:`Tex`
-    is LaTeX already and stays)."""
-    return text if isinstance(text, Tex) else str(text).translate(TEX_ESCAPES)
+    """``text`` set literally in LaTeX: every special character escaped, line breaks as spaces, other control
+    characters shown as their escapes (:func:`~strips_int.errors.printable`; LaTeX refuses them) (a
+    :class:`Tex` is LaTeX already and stays)."""
+    return text if isinstance(text, Tex) else printable(str(text).translate(_LINE_BREAKS)).translate(TEX_ESCAPES)
 
 
 def markdown_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:

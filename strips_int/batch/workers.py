@@ -5,12 +5,19 @@ Written by hand: ``multiprocessing.Pool`` waits forever for a task whose worker 
 ``concurrent.futures`` fails every pending task at once without saying whose worker it was.
 Here each worker is sent one file at a time (two in flight, so it never waits for the next)
 and answers file by file, so the file a dead worker was on is the first it had not answered.
+
+Workers end when their parent dies, however it dies (SIGKILL included): on Linux the kernel kills
+them at once (``prctl(PR_SET_PDEATHSIG)``, so also in the middle of a game); everywhere, a worker
+holds no parent's end of any pipe (a forked worker closes the ends it inherited), so the parent's
+death closes its pipe and a worker waiting for work ends.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import signal
+import sys
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,10 +55,30 @@ def quiet_gc() -> None:
     gc.set_threshold(200_000, 50, 100)
 
 
-def serve(work: Callable[[Path], Rows], conn: Connection) -> None:
+#: Linux's ``prctl`` option for the signal a process gets when its parent dies (<linux/prctl.h>).
+PR_SET_PDEATHSIG = 1
+
+
+def end_with_parent(parent: int) -> None:
+    """Have this process end when process ``parent`` (which started it) dies: on Linux by a death signal,
+    SIGKILL (a worker holds nothing to save); a parent already gone (before the signal was asked for)
+    ends it now. Elsewhere :func:`serve` ends when the pipe closes."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def serve(work: Callable[[Path], Rows], conn: Connection, parent: int, inherited: Sequence[Connection] = ()) -> None:
     """A worker's loop: a file's index and path in, its index and rows out, until None.
     Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers;
-    a parent killed outright closes the pipe, which ends the worker."""
+    a parent killed outright ends the worker (:func:`end_with_parent`, and the pipe it closes:
+    ``inherited`` are the parent's ends of the pipes a forked worker holds copies of, closed here)."""
+    end_with_parent(parent)
+    for end in inherited:
+        end.close()
     quiet_gc()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: stopping a worker ends it
@@ -88,7 +115,9 @@ def map_files(context: BaseContext, work: Callable[[Any], Any], files: Sequence[
 
     def start() -> Worker:
         ours, theirs = context.Pipe()
-        process = context.Process(target=serve, args=(work, theirs), daemon=daemon)
+        # A forked worker has copies of the parent's ends (its own and the other workers'); spawned, none.
+        inherited = [ours, *(w.conn for w in workers)] if context.get_start_method() == "fork" else []
+        process = context.Process(target=serve, args=(work, theirs, os.getpid(), inherited), daemon=daemon)
         process.start()
         theirs.close()
         return Worker(process, ours)
@@ -114,7 +143,8 @@ def map_files(context: BaseContext, work: Callable[[Any], Any], files: Sequence[
             todo.extendleft(reversed(worker.held))
 
     try:
-        workers = [start() for _ in range(min(jobs, len(files)))]
+        for _ in range(min(jobs, len(files))):
+            workers.append(start())  # (one by one: each closes the ends of those before it)
         while following < len(files):
             for worker in workers:
                 while todo and len(worker.held) < IN_FLIGHT and todo[0] < following + WINDOW:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from strips_int.errors import StripsIntError, guarded
+from strips_int.files import output_file
 
 from .contract import (
     Parser,
@@ -85,6 +86,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     if args.plot or args.graphml or args.html:  # matplotlib only when a figure is asked for
         from strips_int.visualize import plot_timeline, save, write_graphml, write_html
     try:
+        for out in (args.plot, args.graphml, args.html):  # before any work: a FIFO there would block the write
+            if out is not None:
+                output_file(out, folder=True)
         domain = domain_of(args)
         problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
             if args.problem else None

@@ -85,10 +85,10 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
             print("interrupted", file=sys.stderr)
             return INTERRUPTED
         except Exception as exc:  # the last line of defence: one line, no traceback
-            from strips_int.errors import StripsIntError, internal_error
+            from strips_int.errors import StripsIntError, internal_error, printable
 
-            print(f"error: {exc if isinstance(exc, StripsIntError) else internal_error('', None, exc).message}",
-                  file=sys.stderr)
+            line = exc if isinstance(exc, StripsIntError) else printable(internal_error("", None, exc).message)
+            print(f"error: {line}", file=sys.stderr)
             return 2
 
     return run

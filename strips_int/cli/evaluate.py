@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from strips_int.errors import printable
+
 from .contract import (
     Parser,
     add_domain_argument,
@@ -92,7 +94,7 @@ class Printed:
         self.tally = tally
         for row in rows:
             if row["error"]:
-                what = row["error"].removeprefix(f"{row['source']}: ")
+                what = row["error"].removeprefix(f"{printable(row['source'])}: ")
                 self.errors[what] = seen = self.errors.get(what, 0) + 1
                 if seen <= REPEATS:
                     print(("\r\033[K" if self.tty else "") + f"error: {row['error']}", file=sys.stderr)

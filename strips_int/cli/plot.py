@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from strips_int.analysis.report import Report
 from strips_int.batch.games import analyze_file, analyze_games
 from strips_int.errors import StripsIntError, guarded
+from strips_int.files import output_file
 from strips_int.model.domain import Domain
 
 from .contract import (
@@ -100,6 +101,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
     from strips_int.visualize import parse_window, plot_agents, plot_influence, plot_summary, plot_timeline, save
 
     try:
+        output_file(args.out)  # before drawing: a FIFO there would block the write
         if args.command == "summary":
             figure = guarded(str(args.summary), "summary", lambda: plot_summary(args.summary))
         elif args.command == "timeline":

@@ -206,9 +206,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
         parser.error(unwritable)
     from strips_int.analysis.rc import format_text, resolve_planner
     from strips_int.batch.layouts import Settings, alternatives, classify_alternatives
+    from strips_int.files import output_file
 
     try:
         resolve_planner(args.planner)  # an unknown or missing planner is refused before anything is read
+        if args.out is not None:
+            output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
         domains, found = starts(args, parser)
         several = args.all_layouts or len(found) > 1 or any(Path(v).is_dir() for v in _named_values(args))
         if several or args.out is not None or args.scheduler:

@@ -20,7 +20,7 @@ from strips_int.files import decode, read_bytes
 from . import domain_cache
 from .cache import Cache
 from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
-from .published import readable
+from .published import dropped_by_pddl, readable
 from .task import Fact, GroundAction
 
 #: A term of a compiled atom: a parameter position (int) or a constant name (str).
@@ -303,6 +303,9 @@ def parse_domain(text: str, source: str) -> Domain:
         pragmas[key] = pragmas.get(key, frozenset()) | names
     prepared = readable(text)
     parsed = parse(domain_parser(), prepared.text, source)
+    dropped = dropped_by_pddl(text)
+    if dropped is not None:
+        raise StripsIntError(source, f"line {dropped[0]}", dropped[1])
     parents = unique(source, "type", ((single_type([t]), single_type([p]) if p else ROOT_TYPE)
                                        for t, p in parsed.types.items()))
     parents.pop(ROOT_TYPE, None)

@@ -87,5 +87,5 @@ def store(kind: str, data: bytes, value: Any) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps({"key": name, "value": value}))
-    except OSError:
+    except (OSError, StripsIntError):  # (write_atomic's error names the file)
         pass  # read-only home, full disk: every process compiles for itself

@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
+from strips_int.errors import cut
+
 #: The name ``object`` is given where it is written as a type (read back as ``object`` after parsing).
 OBJECT_STAND_IN = "strips-int-object"
 #: The requirements of CoDMAP's unfactored MA-PDDL, which say nothing once the file is plain PDDL.
@@ -101,6 +103,39 @@ def readable(text: str) -> Readable:
     if next(top.sections("domain"), None) is not None:
         edits += _object_type(top)
     return Readable(_edited(lowered, edits), frozenset(agent_lines))
+
+
+def dropped_by_pddl(text: str) -> tuple[int, str] | None:
+    """The first thing a domain's ``text`` says that `pddl` would drop without a word, as (line, what): an
+    action defined twice (its actions are a set, so two equal definitions become one), a parameter named
+    twice in one action (one variable), a ``:derived`` predicate (parsed, and never applied here)."""
+    lowered = text.lower()
+    top = _definition(lowered)
+    if top is None:
+        return None
+
+    def line(group: Group) -> int:
+        return lowered.count("\n", 0, group.start) + 1
+
+    first: dict[str, int] = {}
+    for group in top.items:
+        if isinstance(group, Group) and group.head == ":derived":
+            return line(group), "a :derived predicate, which is not STRIPS (strips_int applies no derived predicates)"
+        if not (isinstance(group, Group) and group.head == ":action" and len(group.items) > 1):
+            continue
+        name = cut(group.items[1].text) if isinstance(group.items[1], Atom) else "?"
+        if name in first:
+            return line(group), f"action {name} declared twice (first on line {first[name]})"
+        first[name] = line(group)
+        key = next((i for i, item in enumerate(group.items) if isinstance(item, Atom) and item.text == ":parameters"),
+                   len(group.items))
+        parameters = group.items[key + 1] if key + 1 < len(group.items) else None
+        names = [item.text for item in parameters.items if isinstance(item, Atom) and item.text.startswith("?")] \
+            if isinstance(parameters, Group) else []
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            return line(parameters), f"action {name}: parameter {cut(twice)} named twice"
+    return None
 
 
 def _definition(text: str) -> Group | None:

@@ -139,6 +139,9 @@ def trace_from_dict(
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise StripsIntError(source, "meta", f"must be a JSON object, found {brief(meta)}")
+    roles = meta.get("roles")
+    if roles is not None and not (isinstance(roles, dict) and all(isinstance(r, str) for r in roles.values())):
+        raise StripsIntError(source, "meta.roles", f"must be an object {{agent: role name}}, found {brief(roles)}")
     problem = _resolve_problem(domain, data.get("problem") if problem is None else problem, source, base)
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
