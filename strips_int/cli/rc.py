@@ -91,7 +91,8 @@ def check_numbers(args: argparse.Namespace) -> str | None:
 
 
 def check_out(out: Path | None) -> str | None:
-    """Why the table cannot be written to ``out``, found before anything is planned; None when it can."""
+    """Why the table cannot be written as ``out`` (its suffix, or no permission), found before anything is
+    planned; None when it can. :func:`~strips_int.files.output_file` says the rest (no folder, a FIFO)."""
     from strips_int.batch.tables import SUFFIXES
 
     if out is None:
@@ -99,9 +100,7 @@ def check_out(out: Path | None) -> str | None:
     if out.suffix not in SUFFIXES:
         return f"--out {out}: the table is written as {', '.join(SUFFIXES)}"
     folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        return f"--out {out}: no folder {folder}"
-    if out.is_dir() or not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+    if folder.is_dir() and (not os.access(folder, os.W_OK) or (out.is_file() and not os.access(out, os.W_OK))):
         return f"--out {out}: cannot be written"
     return None
 
@@ -209,9 +208,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     from strips_int.files import output_file
 
     try:
-        resolve_planner(args.planner)  # an unknown or missing planner is refused before anything is read
         if args.out is not None:
             output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
+        resolve_planner(args.planner)  # an unknown or missing planner is refused before anything is read
         domains, found = starts(args, parser)
         several = args.all_layouts or len(found) > 1 or any(Path(v).is_dir() for v in _named_values(args))
         if several or args.out is not None or args.scheduler:
