@@ -92,6 +92,12 @@ def test_the_agent_types_pragma_and_its_errors(tmp_path):
         load_domain(tmp_path / "pragma.pddl", {"agent-types": ["lorry"]})
     with pytest.raises(StripsIntError, match=r"bad.pddl: line 1: agent-types: no type named 'object' in the domain"):
         load_domain(written(tmp_path, "bad.pddl", "; @strips-int agent-types: object\n" + text))
+    untyped = written(tmp_path, "untyped.pddl", "(define (domain u) (:predicates (truck ?x) (at ?x ?y))\n"
+                      "(:action drive :parameters (?t ?a ?b) :precondition (and (truck ?t) (at ?t ?a))\n"
+                      ":effect (and (at ?t ?b) (not (at ?t ?a)))))")
+    with pytest.raises(StripsIntError, match=r"untyped.pddl: agent-types: no type named 'truck' in the domain "
+                                             r"\(it declares no types: agents need one\)$"):
+        load_domain(untyped, {"agent-types": ["truck"]})
 
 
 def test_object_is_a_built_in_type(codmap):

@@ -442,7 +442,8 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
         known, kind = {"navigation-actions": (domain.schemas, "action"),
                        "agent-types": (domain.type_names() - {ROOT_TYPE}, "type")}.get(key, (domain.predicates, "predicate"))
         for name in sorted(names - set(known)):
-            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
+            untyped = " (it declares no types: agents need one)" if kind == "type" and not known else ""
+            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain{untyped}")
 
 
 def _action_cost(effect, functions: frozenset[str]) -> bool:
