@@ -1,30 +1,71 @@
-"""Time RC on every known Overcooked layout, and find where ``--soups`` and grid size stop finishing in time.
+"""CPU per layout of RC on generated layouts, side by side: the fast path, the planner path, the start commit.
 
-    python benchmarks/rc_layouts.py [--soups 1] [--repeat 3] [--jobs N]
+    python benchmarks/rc_layouts.py [--count 300] [--seed 7] [--rounds 3] [--jobs 2]
+                                    [--modes fast,planner,start] [--start-tree ../start]
     python benchmarks/rc_layouts.py --scaling [--limit 60] [--sizes 10,20,28,40] [--jobs N]
 
-The first form prints, per layout, the best of ``--repeat`` runs end to end
-(conversion, relaxed reachability, every planner call, analysis of the joint
-plan): wall seconds, and CPU seconds of this process plus the planner
-processes (the forkserver's one-off start-up, about 1.5 s of imports, is not
-in any row). ``--scaling`` classifies each layout, and open square grids of
-``--sizes`` (counters around open floor, stations in two corners), with
-1, 2, 3, 4, 6, 8, 12, ... soups (each step about 1.5 times the one before, up
-to ``MAX_SOUPS``) under a ``--limit`` second time limit until one does not
-finish (verdict unknown), and prints where each stops.
+The first form writes ``--count`` two-player layouts (``generated_layouts.py``, ``--seed``) into a
+temporary folder and classifies all of them once per mode and round, each run a child process
+whose CPU (user + sys of its own and of every process below it: workers, classifications, Fast
+Downward; start-up included) is read from the operating system when it ends (``paper.child_cpu``, as
+``revisions.py`` measures two revisions):
+
+* ``fast``: ``python -m strips_int.rc --grid FOLDER --jobs N --out fast.csv`` (this checkout);
+* ``planner``: the same with ``--search planner`` (every projection and joint problem by the planner);
+* ``start``: the start commit's code (``--start-tree``, a worktree of 65f3e68 with its own ``.venv``),
+  whose ``rc --grid`` took one file and planned only the first ordered recipe: one process
+  classifying every layout in turn with its ``layout_rc`` (every ordered recipe, as its
+  ``--all-layouts`` did; ``--jobs`` planner calls at once).
+
+Modes alternate within a round and rotate between rounds (no warm-up run: the rotation spreads what
+a first run pays over the modes). It prints each run's CPU per layout, each
+mode's median and spread over the rounds, the ratio of the medians to the fast path (and its range
+over the rounds), the CPU model, and each mode's verdicts against an independent flood fill
+(``generated_layouts.flood_fill_verdict``).
+
+``--scaling`` classifies each known layout, and open square grids of ``--sizes`` (counters around
+open floor, stations in two corners), with 1, 2, 3, 4, 6, 9, ... soups (each step about 1.5 times the
+one before, up to ``MAX_SOUPS``) under a ``--limit`` second time limit until one does not finish
+(verdict unknown), and prints where each stops.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
+import resource
+import statistics
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any, Iterator
 
-from strips_int.model.domain import load_domain
-from strips_int.grounders.overcooked import get_layout, known_layouts
-from strips_int.grounders.overcooked.layouts import parse_grid
-from strips_int.analysis.rc import UNKNOWN
-from strips_int.cli.rc import MAX_SOUPS, classify_layouts, layout_rc
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generated_layouts  # noqa: E402 - the generator beside this script
+from paper import ROOT, child_cpu, machine, spread  # noqa: E402 - the CPU of a child, as paper.py measures it
+
+MODES = ("fast", "planner", "start")
+#: The start commit classifying many layout files in one process (its ``rc --grid`` took one file).
+START_SCRIPT = """
+import json, sys
+from strips_int.domain import load_domain
+from strips_int.errors import StripsIntError
+from strips_int.grounders.overcooked import load_grid
+from strips_int.rc_cli import layout_rc
+domain = load_domain("overcooked")
+out, jobs = sys.argv[1], int(sys.argv[2])
+verdicts = {}
+for path in sys.argv[3:]:
+    try:
+        verdicts[path] = layout_rc(domain, load_grid(path), jobs=jobs).verdict
+    except StripsIntError:
+        verdicts[path] = "error"
+with open(out, "w") as handle:
+    json.dump(verdicts, handle)
+print(len(verdicts), "layouts")
+"""
 
 
 def open_grid(size: int) -> str:
@@ -37,34 +78,90 @@ def open_grid(size: int) -> str:
     return "\n".join("".join(row) for row in rows) + "\n"
 
 
-def cpu_seconds(result: Any, parent: float) -> float:
-    """This process's CPU seconds (``parent``) plus those of the result's planner calls."""
-    return parent + sum(a.search.cpu for a in result.agents.values()) + result.joint.cpu
+def run(mode: str, folder: Path, paths: list[Path], jobs: int, start_tree: Path, work: Path
+        ) -> tuple[float, float, dict[str, str]]:
+    """One mode's run over every layout: its CPU and wall seconds, and each layout's verdict (a run that
+    fails, an error row among them, stops the benchmark)."""
+    out = work / f"{mode}.{'json' if mode == 'start' else 'csv'}"
+    if mode == "start":
+        command = [str(start_tree / ".venv" / "bin" / "python"), "-c", START_SCRIPT, str(out), str(jobs),
+                   *map(str, paths)]
+    else:
+        command = [sys.executable, "-m", "strips_int.rc", "--grid", str(folder), "--jobs", str(jobs), "--out",
+                   str(out), *(["--search", "planner"] if mode == "planner" else [])]
+    wall = time.perf_counter()
+    cpu, _ = child_cpu(command, start_tree if mode == "start" else ROOT)
+    wall = time.perf_counter() - wall
+    if mode == "start":
+        verdicts = json.loads(out.read_text())
+    else:
+        with open(out, newline="") as handle:
+            verdicts = {row["layout"]: row["verdict"] for row in csv.DictReader(handle)}
+    return cpu, wall, verdicts
 
 
-def timed(run) -> tuple[Any, float, float]:
-    """``run()``, its wall seconds and CPU seconds (this process and its planner processes)."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = run()
-    return result, time.perf_counter() - wall, cpu_seconds(result, time.process_time() - cpu)
+def compare(args: argparse.Namespace) -> None:
+    modes = [m for m in args.modes.split(",") if m]
+    unknown = set(modes) - set(MODES)
+    if unknown:
+        raise SystemExit(f"unknown modes {', '.join(sorted(unknown))} (known: {', '.join(MODES)})")
+    with tempfile.TemporaryDirectory(prefix="rc-layouts-") as tmp:
+        work = Path(tmp)
+        folder = work / "layouts"
+        paths = generated_layouts.write(folder, args.count, args.seed)
+        truth = {str(p): generated_layouts.flood_fill_verdict(p.read_text(), p.suffix) for p in paths}
+        print(f"{len(paths)} generated layouts (seed {args.seed}): " + ", ".join(
+            f"{v} {n}" for v, n in sorted(_tally(truth.values()).items())) + " by flood fill")
+        print(f"CPU: {machine()['cpu']} ({machine()['cores']} cores); jobs {args.jobs}; CPU seconds of each run's "
+              "whole process tree / layouts\n")
+        per_layout: dict[str, list[float]] = {m: [] for m in modes}
+        agree: dict[str, list[int]] = {m: [] for m in modes}
+        print(f"{'round':>5} {'mode':<8} {'CPU s':>8} {'wall s':>8} {'CPU ms/layout':>14} {'flood fill agrees':>18}")
+        for r in range(args.rounds):
+            order = modes[r % len(modes):] + modes[:r % len(modes)]
+            for mode in order:
+                cpu, wall, verdicts = run(mode, folder, paths, args.jobs, args.start_tree, work)
+                same = sum(verdicts.get(path) == verdict for path, verdict in truth.items())
+                per_layout[mode].append(1000 * cpu / len(paths))
+                agree[mode].append(same)
+                print(f"{r + 1:>5} {mode:<8} {cpu:>8.1f} {wall:>8.1f} {per_layout[mode][-1]:>14.1f} "
+                      f"{same:>11}/{len(paths)}", flush=True)
+                if same != len(paths):
+                    for path, verdict in truth.items():
+                        if verdicts.get(path) != verdict:
+                            print(f"      {Path(path).name}: {mode} {verdicts.get(path)}, flood fill {verdict}")
+        print(f"\n| mode | CPU ms per layout, median | min-max over {args.rounds} rounds | x fast (medians) "
+              f"| x fast, per round | verdicts = flood fill |")
+        print("|---|---|---|---|---|---|")
+        base = per_layout.get("fast")
+        for mode in modes:
+            s = spread(per_layout[mode])
+            ratio = rounds_ratio = ""
+            if base and mode != "fast":
+                ratio = f"{s['median'] / statistics.median(base):.1f}"
+                each = spread([v / b for v, b in zip(per_layout[mode], base)])
+                rounds_ratio = f"{each['min']:.1f}-{each['max']:.1f}"
+            print(f"| {mode} | {s['median']:.1f} | {s['min']:.1f}-{s['max']:.1f} | {ratio} | {rounds_ratio} | "
+                  f"{min(agree[mode])}/{len(paths)} |")
 
 
-def layouts_table(soups: int, repeat: int, jobs: int | None) -> None:
-    names = known_layouts(aliases=False)
-    best: dict[str, tuple[float, float, str]] = {}
-    for _ in range(repeat):
-        results = classify_layouts(names, soups, jobs=jobs)
-        for name in names:
-            result, wall, cpu = timed(lambda: next(results))
-            if name not in best or cpu < best[name][1]:
-                best[name] = (wall, cpu, result.verdict)
-    print(f"{'layout':<26} {'verdict':<8} {'wall s':>8} {'CPU s':>8}")
-    for name, (wall, cpu, verdict) in best.items():
-        print(f"{name:<26} {verdict:<8} {wall:>8.2f} {cpu:>8.2f}")
-    print(f"slowest: {max(w for w, _, _ in best.values()):.2f} s wall, {max(c for _, c, _ in best.values()):.2f} s CPU")
+def _tally(values: Any) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for value in values:
+        found[value] = found.get(value, 0) + 1
+    return found
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the planner's)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def subjects(sizes: list[int]) -> Iterator[tuple[str, Any]]:
+    from strips_int.grounders.overcooked import get_layout, known_layouts
+    from strips_int.grounders.overcooked.layouts import parse_grid
+
     for name in known_layouts(aliases=False):
         yield name, get_layout(name)
     for size in sizes:
@@ -72,6 +169,12 @@ def subjects(sizes: list[int]) -> Iterator[tuple[str, Any]]:
 
 
 def scaling(limit: float, sizes: list[int], jobs: int | None) -> None:
+    from strips_int.analysis.rc import UNKNOWN
+    from strips_int.batch.layouts import Settings, classify_alternatives
+    from strips_int.cli.rc import MAX_SOUPS
+    from strips_int.grounders.overcooked import layout_alternatives
+    from strips_int.model.domain import load_domain
+
     domain = load_domain("overcooked")
     print(f"{'subject':<26} {'soups':>5} {'verdict':<8} {'wall s':>8} {'CPU s':>8}", flush=True)
     steps = sorted({1, 2, 3, *(int(4 * 1.5 ** k) for k in range(12) if 4 * 1.5 ** k < MAX_SOUPS), MAX_SOUPS})
@@ -79,7 +182,10 @@ def scaling(limit: float, sizes: list[int], jobs: int | None) -> None:
     for name, layout in subjects(sizes):
         reach[name] = (0, None)
         for soups in steps:
-            result, wall, cpu = timed(lambda: layout_rc(domain, layout, soups, timeout=limit, jobs=jobs))
+            wall, cpu = time.perf_counter(), _own_cpu()
+            _, result = classify_alternatives(domain, layout_alternatives(layout, domain, soups),
+                                              Settings(timeout=limit, jobs=jobs), time.monotonic() + limit)
+            wall, cpu = time.perf_counter() - wall, _own_cpu() - cpu
             print(f"{name:<26} {soups:>5} {result.verdict:<8} {wall:>8.2f} {cpu:>8.2f}", flush=True)
             if result.verdict == UNKNOWN:
                 reach[name] = (reach[name][0], soups)
@@ -92,9 +198,13 @@ def scaling(limit: float, sizes: list[int], jobs: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--soups", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--jobs", type=int, help="planner calls at once (default: every CPU)")
+    parser.add_argument("--count", type=int, default=300, help="generated layouts (default 300)")
+    parser.add_argument("--seed", type=int, default=7, help="generator seed (default 7; the tests use 0 and 1)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2, help="layouts (start: planner calls) at once (default 2)")
+    parser.add_argument("--modes", default=",".join(MODES), help="of fast, planner, start (default: all)")
+    parser.add_argument("--start-tree", type=Path, default=ROOT.parent / "start",
+                        help="a worktree of the start commit with its own .venv (default ../start)")
     parser.add_argument("--scaling", action="store_true", help="soups 1, 2, ... on layouts and open grids")
     parser.add_argument("--limit", type=float, default=60.0, help="--scaling: time limit per run (default 60)")
     parser.add_argument("--sizes", default="10,20,28,40", help="--scaling: open grid sizes (default 10,20,28,40)")
@@ -102,7 +212,7 @@ def main() -> None:
     if args.scaling:
         scaling(args.limit, [int(s) for s in args.sizes.split(",")], args.jobs)
     else:
-        layouts_table(args.soups, args.repeat, args.jobs)
+        compare(args)
 
 
 if __name__ == "__main__":

@@ -24,15 +24,16 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import GAMES, START, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
+from .base import GAMES, START, Alternative, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options", "check_options", "commands",
-           "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered"]
+__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options",
+           "check_options", "commands", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
+           "start_alternatives", "start_names"]
 
 ENTRY_POINTS = "strips_int.grounders"
 _added: dict[str, Grounder] = {}
@@ -151,6 +152,23 @@ def all_options() -> tuple[Option, ...]:
         for option in grounder.options:
             seen.setdefault(option.dest, option)
     return tuple(seen.values())
+
+
+def start_alternatives(grounder: Grounder, name: str, domain: Domain, **options: Any
+                       ) -> tuple[Alternative, ...] | None:
+    """The start problem of ``name`` as its alternative goals, by the grounder's own ``start_alternatives``,
+    else :meth:`BaseGrounder.start_alternatives` (its start problem as the only one); None when it does not
+    know ``name``."""
+    own = getattr(grounder, "start_alternatives", None)
+    if own is not None:
+        return own(name, domain, **options)
+    return BaseGrounder.start_alternatives(grounder, name, domain, **options)  # type: ignore[arg-type]
+
+
+def start_names(grounder: Grounder) -> list[str]:
+    """The layouts or scenarios the grounder knows by name (none when it does not say)."""
+    own = getattr(grounder, "start_names", None)
+    return list(own()) if own is not None else []
 
 
 #: Game-file suffixes a strips-int trace never has: such a file no grounder recognizes is no game at all.

@@ -5,7 +5,12 @@ a file into a :class:`~strips_int.model.trace.Trace` of its packaged domain (ste
 grounded by :class:`strips_int.model.trace.ActionGrounder` and applied by
 :func:`strips_int.model.execution.apply`), declares its command-line options once, and
 optionally gives the start problem of a named layout or scenario for RC, command
-lines of its own and a drawing of its states for the HTML report.
+lines of its own and a drawing of its states for the HTML report. A start problem
+may come as the alternative goals it may be reached by
+(:meth:`Grounder.start_alternatives`: an Overcooked layout with two ordered
+recipes is done when either soup is delivered), and a grounder may name the
+layouts or scenarios it knows (:meth:`Grounder.start_names`, for ``rc
+--all-layouts``).
 
 Whatever a grounder raises besides :class:`~strips_int.errors.StripsIntError`
 is turned into one by :func:`strips_int.errors.internal_error` at the registry's boundary, so a
@@ -49,6 +54,21 @@ class Option:
     metavar: str | None = None
     type: Callable[[str], Any] = str
     use: Literal["read", "start", "both"] = "both"
+    #: The option names a start problem (a layout, a grid file, a scenario file): ``rc`` takes several
+    #: values of it, one table row each.
+    names: bool = False
+    #: For a ``names`` option given a folder: the suffixes of the files in it (walked) that ``rc`` takes.
+    suffixes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One goal a start problem may be reached by (RC decides "some goal", SPEC section 8), and what the
+    RC table's ``rules`` and ``recipe`` columns say of it ("" where the environment has no such thing)."""
+
+    problem: Problem
+    rules: str = ""
+    recipe: str = ""
 
 
 class Grounder(Protocol):
@@ -81,6 +101,14 @@ class Grounder(Protocol):
         """How to draw a state of ``problem`` (the HTML report shows one beside each interdependence), or None."""
         ...
 
+    def start_alternatives(self, name: str, domain: Domain, **options: Any) -> tuple[Alternative, ...] | None:
+        """The start problem of ``name`` as its alternative goals (at least one), or None."""
+        ...
+
+    def start_names(self) -> Sequence[str]:
+        """The layouts or scenarios :meth:`start_problem` knows by name (``rc --all-layouts``)."""
+        ...
+
     def check_options(self, paths: Sequence[Path], **options: Any) -> None:
         """Raise a :class:`StripsIntError` when the options given for a batch of game files cannot work for
         them (one error for the batch, before any game is read, instead of the same error in every row)."""
@@ -105,6 +133,15 @@ class BaseGrounder:
 
     def start_problem(self, name: str, domain: Domain, **options: Any) -> Problem | None:
         return None
+
+    def start_alternatives(self, name: str, domain: Domain, **options: Any) -> tuple[Alternative, ...] | None:
+        """:meth:`start_problem` as the only alternative (the registry applies this to any grounder without
+        its own)."""
+        problem = self.start_problem(name, domain, **options)
+        return None if problem is None else (Alternative(problem),)
+
+    def start_names(self) -> Sequence[str]:
+        return ()
 
     def drawing(self, problem: Problem) -> Drawing | None:
         return None

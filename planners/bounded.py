@@ -1,7 +1,9 @@
-"""Planner calls in child processes: in parallel, and stopped at a deadline, conversion included.
+"""Planner calls (and any bounded work) in child processes: in parallel, and stopped at a deadline, conversion
+included.
 
 Each call converts its problem to unified-planning and plans in a child
-process of its own, which Fast Downward's processes are found below when it is
+process of its own (:func:`solve_all`; :func:`run_all` runs any :class:`Bounded`
+work so, such as the classification of a whole layout), which Fast Downward's processes are found below when it is
 stopped (and whose CPU limit they inherit, as a backstop). The parent waits for the answers until the deadline,
 then kills the groups still running and reports the phase each was stopped in
 (``start-up``, ``conversion``, ``planning``; ``the queue`` for a call that
@@ -37,19 +39,29 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from strips_int.model.domain import Domain
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError, brief, internal_error
 from strips_int.model.task import Problem
 
 from .result import UNKNOWN, PlanResult, stopped
 
 START_UP, CONVERSION, PLANNING, QUEUE = "start-up", "conversion", "planning", "the queue"
 #: Imported once before the first forked child, so that each starts with unified-planning loaded.
-_PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
+PRELOAD = ("strips_int.planners.solve", "up_fast_downward", "up_pyperplan.engine")
 #: A child's engine gets this much longer than the deadline: the parent, not the engine, says when time is up.
 _GRACE = 5.0
+
+
+class Bounded(Protocol):
+    """Work for a child process of its own: picklable, with the modules to import before forking it."""
+
+    preload: tuple[str, ...]
+
+    def run(self, phase: Callable[[str], None], timeout: float) -> Any:
+        """The answer (picklable); ``phase`` tells the parent what it is doing (named if it is stopped)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,47 @@ class Call:
     actors: tuple[str, ...]
     planner: str
     plans: int = 1
+    preload: tuple[str, ...] = PRELOAD
+
+    def run(self, phase: Callable[[str], None], timeout: float) -> PlanResult:
+        """Convert, plan; any failure but a :class:`StripsIntError` is this call's unknown answer."""
+        try:
+            from .convert import to_unified_planning
+            from .solve import solve
+
+            phase(CONVERSION)
+            task = to_unified_planning(self.domain, self.problem, self.actors)
+            phase(PLANNING)
+            return dataclasses.replace(solve(task, self.planner, timeout, self.plans), cpu=_cpu_seconds())
+        except StripsIntError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the parent reports it as this call's unknown answer
+            return PlanResult(UNKNOWN, detail=f"{self.planner} failed: {type(exc).__name__}: {brief(str(exc))}")
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The answer of work the deadline stopped: the phase it was in, and how long it had run."""
+
+    phase: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A child's :class:`StripsIntError`, sent as its parts (it does not survive pickling: three-argument
+    constructor)."""
+
+    source: str
+    where: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Died:
+    """The answer of work whose process ended without one (killed, out of memory): its exit code."""
+
+    exit_code: int | None
 
 
 @dataclass
@@ -118,76 +171,93 @@ def _descendants(pid: int) -> set[int]:
 
 
 def solve_all(calls: Sequence[Call], deadline: float, jobs: int | None = None) -> list[PlanResult]:
-    """Each call's answer, in order, by at most ``jobs`` child processes at once (default: one per CPU this
-    process may use), all ended by ``deadline``.
-
-    ``deadline`` is a ``time.monotonic()`` instant. A child's
-    :class:`StripsIntError` (a type the planner cannot take, a plan step that
-    does not ground) is raised here once every child has ended.
+    """Each planner call's answer, in order, by at most ``jobs`` child processes at once (default: one per
+    CPU this process may use), all ended by ``deadline`` (a ``time.monotonic()`` instant): a call
+    stopped there is unknown, with the phase it was in. A child's :class:`StripsIntError` (a type the
+    planner cannot take, a plan step that does not ground) is raised here once every child has ended.
     """
+    return [_planner_answer(answer) for answer in run_all(calls, deadline, jobs)]
+
+
+def _planner_answer(answer: PlanResult | Stopped | Died) -> PlanResult:
+    if isinstance(answer, Stopped):
+        return stopped(answer.phase, answer.seconds)
+    if isinstance(answer, Died):
+        return PlanResult(UNKNOWN, detail=f"the planner process died (exit code {answer.exit_code})")
+    return answer
+
+
+def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, grace: float = 0.0) -> list[Any]:
+    """Each work's answer, in order, by at most ``jobs`` child processes at once (default: one per CPU),
+    :class:`Stopped` for work still running ``grace`` seconds after ``deadline`` (work that keeps the
+    deadline itself gets that long to answer), :class:`Died` for work whose process died. A child's
+    :class:`StripsIntError` is raised here once every child has ended."""
     if jobs is None:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     launch = _fork if _fork_is_safe() else _fresh_interpreter
-    pending = list(range(len(calls)))
+    pending = list(range(len(works)))
     running: dict[Connection, _Child] = {}
-    results: dict[int, PlanResult] = {}
+    results: dict[int, Any] = {}
     error: StripsIntError | None = None
+    end = deadline + grace
     try:
-        while (pending or running) and time.monotonic() < deadline:
+        while (pending or running) and time.monotonic() < end:
             while pending and len(running) < max(jobs, 1):
                 index = pending.pop(0)
                 folder = tempfile.mkdtemp(prefix="strips-int-plan-")
                 timeout = max(deadline - time.monotonic(), 0.0) + _GRACE
-                pid, reap, receive = launch(calls[index], timeout, folder)
+                pid, reap, receive = launch(works[index], timeout, folder)
                 running[receive] = _Child(index, pid, reap, receive, folder, time.monotonic())
-            for receive in wait(list(running), timeout=max(deadline - time.monotonic(), 0)):
+            for receive in wait(list(running), timeout=max(end - time.monotonic(), 0)):
                 child = running[receive]
                 try:
                     message = receive.recv()
                 except EOFError:  # the child died without an answer (killed, out of memory)
                     del running[receive]
-                    results[child.index] = PlanResult(
-                        UNKNOWN, detail=f"the planner process died (exit code {child.end()})")
+                    results[child.index] = Died(child.end())
                     continue
                 if isinstance(message, str):
                     child.phase = message
                     continue
                 del running[receive]
                 child.end()
-                if isinstance(message, tuple):  # StripsIntError does not survive pickling (three-argument constructor)
-                    error = error or StripsIntError(*message)
-                    message = PlanResult(UNKNOWN, detail=str(error))
+                if isinstance(message, _Failure):
+                    error = error or StripsIntError(message.source, message.where, message.message)
                 results[child.index] = message
     finally:
         for child in running.values():
             child.stop()
-            results[child.index] = stopped(child.phase, time.monotonic() - child.started)
+            results[child.index] = Stopped(child.phase, time.monotonic() - child.started)
     if error is not None:
         raise error
-    unstarted = QUEUE if len(pending) < len(calls) else START_UP
-    return [results.get(i) or stopped(unstarted, 0.0) for i in range(len(calls))]
+    unstarted = QUEUE if len(pending) < len(works) else START_UP
+    return [results[i] if i in results else Stopped(unstarted, 0.0) for i in range(len(works))]
 
 
 def _fork_is_safe() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1 and "jax" not in sys.modules
 
 
-def _fork(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
-    """A child forked from this process (multiprocessing flushes and closes what fork must), the planner imported first."""
-    for name in _PRELOAD:
+def _fork(work: Bounded, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child forked from this process (multiprocessing flushes and closes what fork must), the work's
+    modules imported first (here, once for every child)."""
+    for name in work.preload:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_run, args=(call, timeout, folder, send), daemon=True)
+    # not a daemon: work may start children of its own (a layout's classification its planner calls), which
+    # multiprocessing forbids daemons; run_all ends every child it started either way
+    process = context.Process(target=_run, args=(work, timeout, folder, send), daemon=False)
     process.start()
     send.close()
     return process.pid, lambda: (process.join(), process.exitcode)[1], receive
 
 
-def _fresh_interpreter(call: Call, timeout: float, folder: str) -> tuple[int, Callable[[], int | None], Connection]:
-    """A child ``python -m strips_int.planners.bounded`` in a session of its own, the call handed over in its folder."""
-    Path(folder, "call.pickle").write_bytes(pickle.dumps(call))
+def _fresh_interpreter(work: Bounded, timeout: float, folder: str
+                       ) -> tuple[int, Callable[[], int | None], Connection]:
+    """A child ``python -m strips_int.planners.bounded`` in a session of its own, the work handed over in its folder."""
+    Path(folder, "call.pickle").write_bytes(pickle.dumps(work))
     read, write = os.pipe()
     process = subprocess.Popen([sys.executable, "-m", "strips_int.planners.bounded", str(write), folder, str(timeout)],
                                pass_fds=(write,), stdin=subprocess.DEVNULL, start_new_session=True)
@@ -201,8 +271,8 @@ def _cpu_seconds() -> float:
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
-    """In the child: convert, plan, send the phases and the answer.
+def _run(work: Bounded, timeout: float, folder: str, send: Connection) -> None:
+    """In the child: run the work, send its phases and its answer.
 
     The child works in ``folder``, its temporary files there too: Fast Downward
     writes its translation (``output.sas``) into the working folder, and calls
@@ -216,17 +286,10 @@ def _run(call: Call, timeout: float, folder: str, send: Connection) -> None:
     tempfile.tempdir = folder  # unified-planning's PDDL files and plans
     answer: Any
     try:
-        from .convert import to_unified_planning
-        from .solve import solve
-
-        send.send(CONVERSION)
-        task = to_unified_planning(call.domain, call.problem, call.actors)
-        send.send(PLANNING)
-        answer = dataclasses.replace(solve(task, call.planner, timeout, call.plans), cpu=_cpu_seconds())
-    except StripsIntError as exc:
-        answer = (exc.source, exc.where, exc.message)
-    except Exception as exc:  # noqa: BLE001 - the parent reports it as this call's unknown answer
-        answer = PlanResult(UNKNOWN, detail=f"{call.planner} failed: {type(exc).__name__}: {brief(str(exc))}")
+        answer = work.run(send.send, timeout)
+    except Exception as exc:  # noqa: BLE001 - a bug in the work is raised in the parent as an internal error
+        error = internal_error("", None, exc)
+        answer = _Failure(error.source, error.where, error.message)
     send.send(answer)
     send.close()
 

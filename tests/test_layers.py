@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
 from helpers import ROOT
 
 #: The folders whose modules install as strips_int's (``grounders/`` is ``strips_int.grounders``, ...).
@@ -118,7 +117,6 @@ def test_imports_go_one_way_through_the_layers():
     assert wrong == []
 
 
-@pytest.mark.xfail(strict=True, reason="rc's layout classification still reaches the Overcooked grounder (issue 32)")
 def test_only_grounders_import_a_particular_grounder():
     particular = [name for name in modules() if name.startswith("strips_int.grounders.") and name not in REGISTRY]
     reaching = {(name, target) for name, targets in imports().items() if not name.startswith("strips_int.grounders")

@@ -117,7 +117,8 @@ def test_an_overcooked_game_with_the_sar_domain_is_one_line_and_evaluate_keeps_t
 
 def test_pyperplan_uses_the_converted_action_names(capsys):
     # auto-cook is also a predicate of the Overcooked domain, so the planner sees the action as auto-cook-action.
-    assert rc_main(["--layout", "cramped_room", "--planner", "pyperplan", "--json", "--timeout", "60"]) == 0
+    assert rc_main(["--layout", "cramped_room", "--planner", "pyperplan", "--json", "--timeout", "60",
+                    "--plans", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["planner"] == "pyperplan" and data["verdict"] in ("non-RC", "unknown")
     assert any(a.startswith("(auto-cook ") for a in data["joint_plan"])

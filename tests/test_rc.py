@@ -20,9 +20,10 @@ CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
 @pytest.fixture(scope="module")
 def layout_table(tmp_path_factory):
-    """``--all-layouts --out table.csv``, run once: every classic layout classified."""
+    """``--all-layouts --out table.csv --plans 1``, run once: every classic layout classified, each with a
+    joint plan from the planner."""
     out = tmp_path_factory.mktemp("rc") / "layouts.csv"
-    assert main(["--all-layouts", "--out", str(out)]) == 0
+    assert main(["--all-layouts", "--out", str(out), "--plans", "1"]) == 0
     with open(out, newline="") as handle:
         return {row["layout"]: row for row in csv.DictReader(handle)}
 
@@ -93,7 +94,7 @@ def test_an_idle_partners_body_blocks_the_way(overcooked):
 
 def test_a_planner_timeout_is_unknown_never_a_guess(overcooked):
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
-    result = required_cooperation(overcooked, problem, timeout=0.01)
+    result = required_cooperation(overcooked, problem, timeout=0.01, search="planner")
     assert result.verdict == "unknown"
     # an agent is unknown alone, or proven unable by relaxed reachability (its partner's body): no guess
     assert all((agent.solvable_alone, agent.why) == (None, None) or agent.search.proof == "relaxed reachability"
@@ -200,9 +201,11 @@ def test_all_layouts_table_formats(tmp_path, capsys, layout_table):
 
 def test_table_writers_tex_json_and_error_rows(tmp_path, capsys):
     from strips_int.errors import StripsIntError
-    from strips_int.cli.rc import TABLE_COLUMNS, _write_table, table_row
+    from strips_int.batch.layouts import TABLE_COLUMNS, Outcome, Start, table_row
+    from strips_int.cli.rc import _write_table
 
-    row = table_row(StripsIntError("x.layout", None, "not an overcooked-ai layout file"), "x_y")
+    row = table_row(Outcome(Start("x_y", ()), error=str(StripsIntError("x.layout", None, "not an overcooked-ai "
+                                                                      "layout file"))))
     assert (row["layout"], row["verdict"], row["seconds"]) == ("x_y", "error", "")
     assert list(row) == list(TABLE_COLUMNS) and TABLE_COLUMNS[-1] == "seconds"
     _write_table([row], tmp_path / "t.tex")

@@ -84,7 +84,7 @@ def test_a_billion_soups_is_refused_at_once():
     ("timeout", 0, "seconds above 0, finite"), ("timeout", -1, "seconds above 0, finite"),
     ("timeout", "10", "seconds above 0, finite"),  # a TypeError from math.isfinite before
     ("others", "gone", "'idle' or 'absent'"), ("others", ["idle"], "'idle' or 'absent'"),
-    ("plans", 0, "a whole number of plans, at least 1"), ("jobs", 0, "None or a whole number of jobs, at least 1"),
+    ("plans", 0, "None or a whole number of plans, at least 1"), ("jobs", 0, "None or a whole number of jobs, at least 1"),
     ("jobs", 1.5, "None or a whole number of jobs, at least 1"),
 ])
 def test_library_arguments_are_one_argument_error_naming_no_flag(overcooked, argument, value, need):
@@ -100,7 +100,7 @@ def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
     """40x40: the start code enumerated every ground fluent before planning (no verdict after 300 s)."""
     grid = tmp_path / "open40.grid"
     grid.write_text(open_grid(40))
-    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", timeout=90, tmp=tmp_path)
+    done, seconds = rc("--grid", str(grid), "--timeout", "2", "--json", "--search", "planner", timeout=90, tmp=tmp_path)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["verdict"] == "unknown" and data["reason"].startswith("time limit reached in ")
@@ -144,8 +144,8 @@ def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
     """unified-planning starts Fast Downward in a session of its own: stopping the call must still end it."""
     grid = tmp_path / "open20.grid"
     grid.write_text(open_grid(20))
-    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2", timeout=120,
-                       tmp=tmp_path)
+    done, seconds = rc("--grid", str(grid), "--soups", "13", "--timeout", "10", "--json", "--jobs", "2",
+                       "--search", "planner", timeout=120, tmp=tmp_path)
     data = json.loads(done.stdout)
     assert data["verdict"] == "unknown" and "time limit reached in planning" in data["reason"], data["reason"]
     assert seconds < 10 + 25
@@ -198,9 +198,12 @@ def test_parallel_calls_give_the_sequential_answers(overcooked, name, others):
 
 
 def test_latex_table_escapes_every_special(tmp_path):
-    from strips_int.cli.rc import _write_table, table_row
+    from strips_int.errors import StripsIntError
+    from strips_int.batch.layouts import Outcome, Start, table_row
+    from strips_int.cli.rc import _write_table
 
-    row = table_row(StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext"), "a~b^c")
+    error = StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext")
+    row = table_row(Outcome(Start("a~b^c", ()), error=str(error)))
     _write_table([row], tmp_path / "t.tex")
     body = (tmp_path / "t.tex").read_text().split(r"\midrule")[1].split(r"\bottomrule")[0]
     assert r"a\textasciitilde{}b\textasciicircum{}c" in body

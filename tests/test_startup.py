@@ -61,7 +61,7 @@ def test_a_run_with_intervals_imports_numpy_and_still_no_multiprocessing(tmp_pat
 def test_a_run_in_one_process_runs_under_the_quiet_gc_settings(tmp_path):
     """The collector is frozen and seldom runs in the process that analyses the games (--jobs 1)."""
     code = ("import gc, sys; from strips_int.cli.evaluate import main; seen = []\n"
-            "import strips_int.batch.engines as e; rows = e.file_rows\n"
+            "import strips_int.batch.rows as e; rows = e.file_rows\n"
             "e.file_rows = lambda *a: seen.append((gc.get_threshold(), gc.get_freeze_count())) or rows(*a)\n"
             f"code = main([{str(SAR)!r}, {str(EXAMPLES)!r}, '--out', {str(tmp_path / 'out')!r}, '--jobs', '1'])\n"
             "print(code, seen[0][0], min(n for _, n in seen) > 10000)")

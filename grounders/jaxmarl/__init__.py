@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError, brief
 
-from ..base import GAMES, BaseGrounder, Kind, Option
+from ..base import GAMES, Alternative, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
 from .archive import starts_as_npz
@@ -175,7 +175,7 @@ class _JaxMARL(BaseGrounder):
     actions = ACTIONS
     options = (Option("--layout", "layout", "layout name (default: the one the game names; jaxmarl:NAME for "
                       "JaxMARL's own where an Overcooked layout has the same name; jaxmarl_v2:NAME for "
-                      "OvercookedV2's)", "NAME"),
+                      "OvercookedV2's)", "NAME", names=True),
                Option("--soups", "soups", "RC on a layout: soups to deliver (default 1)", "N", int, use="start"),
                Option("--recipe", "recipe", "RC on an OvercookedV2 layout (jaxmarl_v2:NAME): the order, as "
                       "ingredient kinds (default: the layout's first possible recipe)", "K,K,K", recipe_kinds,
@@ -205,10 +205,27 @@ class _JaxMARL(BaseGrounder):
             from .v2_lift import v2_layout_problem
 
             return v2_layout_problem(jaxmarl_v2_layout(name.removeprefix(V2_PREFIX)), domain, soups or 1, recipe)
-        if not name.startswith("jaxmarl:") and name in known_layouts():
-            return None  # an Overcooked layout of that name comes first; jaxmarl:NAME asks for JaxMARL's
-        layout = jaxmarl_layout(name.removeprefix("jaxmarl:"))
+        layout = _named_layout(name)
         return None if layout is None else layout_problem(layout, domain, soups or 1)
+
+    def start_alternatives(self, name: str, domain: Domain, soups: int | None = None,
+                           recipe: tuple[int, ...] | None = None, **_: Any) -> tuple[Alternative, ...] | None:
+        """:meth:`start_problem` as Overcooked's :func:`~..overcooked.layout_alternatives` (one per
+        makeable order under new rules); an OvercookedV2 layout's, of its ``recipe``, as the only one."""
+        if name.startswith(V2_PREFIX):
+            return super().start_alternatives(name, domain, soups=soups, recipe=recipe)
+        from ..overcooked import layout_alternatives
+
+        layout = _named_layout(name)
+        return None if layout is None else layout_alternatives(layout, domain, soups or 1)
+
+
+def _named_layout(name: str) -> Layout | None:
+    """JaxMARL's layout ``name``; None for another name, or for an Overcooked layout's name without
+    the ``jaxmarl:`` prefix (the Overcooked one comes first)."""
+    if not name.startswith("jaxmarl:") and name in known_layouts():
+        return None
+    return jaxmarl_layout(name.removeprefix("jaxmarl:"))
 
 
 GROUNDER = _JaxMARL()

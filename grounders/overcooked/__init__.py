@@ -21,14 +21,15 @@ from strips_int.errors import StripsIntError
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import GAMES, BaseGrounder, Drawing, Kind, Option, check_actions
+from ..base import GAMES, Alternative, BaseGrounder, Drawing, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, blank_starts, get_layout,
                       known_layouts, load_grid, parse_grid)
-from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game
+from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
 
-__all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts", "lift_game",
-           "load_grid", "parse_grid", "read_traces", "recorded_terrain", "roles_for", "rollout_seat", "states_trace"]
+__all__ = ["GROUNDER", "Layout", "dataset_keys", "detect", "game_trace", "get_layout", "known_layouts",
+           "layout_alternatives", "lift_game", "load_grid", "parse_grid", "read_traces", "recorded_terrain",
+           "roles_for", "rollout_seat", "states_trace"]
 
 #: ZSC-Eval's rollout file names, ``traj_<rank>_<n>.pkl``, with or without a ``<run>__`` prefix.
 _RANK = re.compile(r"(?:^|_)traj_(\d+)_\d+\.pkl$")
@@ -247,6 +248,18 @@ def states_trace(
     return game_trace(game, domain, terrain)
 
 
+def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple[Alternative, ...]:
+    """A layout's start problem as RC's alternative goals, under its own rules (SPEC section 8): old
+    rules, one problem (three of any ingredient it dispenses make a soup, recipe ``any 3``); new rules,
+    one per makeable ordered recipe (:func:`~.lift.makeable_recipes`: the smallest of each set of
+    ingredient kinds), done when one such soup is delivered."""
+    if layout.old_rules:
+        return (Alternative(layout_problem(layout, domain, soups), "old", "any 3"),)
+    recipes = makeable_recipes(layout) or [None]  # none: layout_problem says that no order can be made
+    return tuple(Alternative(layout_problem(layout, domain, soups, recipe=recipe), "new", "+".join(recipe or ()))
+                 for recipe in recipes)
+
+
 def _rules(text: str) -> str:
     """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
     if text not in ("old", "new"):
@@ -261,8 +274,10 @@ class _Overcooked(BaseGrounder):
     domain = "overcooked"
     actions = NEEDED_ACTIONS
     options = (
-        Option("--layout", "layout", "Overcooked layout name (default: the one the game names)", "NAME"),
-        Option("--grid", "grid", "Overcooked grid text file (or overcooked-ai .layout file)", "FILE"),
+        Option("--layout", "layout", "Overcooked layout name (default: the one the game names; rc: one or more)",
+               "NAME", names=True),
+        Option("--grid", "grid", "Overcooked grid text file (or overcooked-ai .layout file; rc: one or more, or "
+               "folders of .layout and .grid files)", "FILE", names=True, suffixes=(".layout", ".grid")),
         Option("--roles", "roles", "who played each seat, e.g. human,ai (default: human=<seat> in user-study "
                "file names)", "ROLE,ROLE", lambda text: tuple(text.split(",")), use="read"),
         Option("--ego-seat", "ego_seat", "rollouts: the ego agent's seat, or 'auto' (N parallel games from the "
@@ -310,8 +325,19 @@ class _Overcooked(BaseGrounder):
 
     def start_problem(self, name: str, domain: Domain, grid: str | Path | None = None, soups: int | None = None,
                       **_: Any) -> Problem | None:
-        """Players at the start tiles of layout ``name`` (or of ``grid``), to deliver ``soups`` soups."""
+        """Players at the start tiles of layout ``name`` (or of ``grid``), to deliver ``soups`` soups (of the
+        first makeable ordered recipe: :meth:`start_alternatives` has them all)."""
         return layout_problem(load_grid(grid) if grid else get_layout(name), domain, 1 if soups is None else soups)
+
+    def start_alternatives(self, name: str, domain: Domain, grid: str | Path | None = None,
+                           soups: int | None = None, **_: Any) -> tuple[Alternative, ...]:
+        """:func:`layout_alternatives` of layout ``name`` (or of ``grid``), to deliver ``soups`` soups."""
+        return layout_alternatives(load_grid(grid) if grid else get_layout(name), domain,
+                                   1 if soups is None else soups)
+
+    def start_names(self) -> list[str]:
+        """Every layout known by name: the classic ones, and overcooked-ai's when it is installed."""
+        return known_layouts(aliases=False)
 
     def drawing(self, problem: Problem) -> Drawing | None:
         """The problem's kitchen (:mod:`.draw`), when it has a tile grid."""

@@ -77,8 +77,8 @@ class _Sar(BaseGrounder):
     name = "sar"
     domain = "sar"
     commands = {"simulate": ("strips_int.grounders.sar.simulate", "run a SAR scenario and write its log")}
-    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state", "FILE",
-                      use="start"),)
+    options = (Option("--scenario", "scenario", "RC: a SAR scenario (or log) file, from its initial state (one or "
+                      "more, or folders of .json files)", "FILE", use="start", names=True, suffixes=(".json",)),)
 
     @property
     def actions(self) -> frozenset[str]:

@@ -1,19 +1,27 @@
 """Required cooperation (SPEC section 8): can any single agent reach the goal alone?
 
-``required_cooperation`` plans each agent's projection and the joint problem
-with a real planner (``strips_int.planners``) and explains every agent that
-cannot do it alone from delete-relaxed reachability:
+``required_cooperation`` decides each agent's projection and the joint problem, and explains every
+agent that cannot do it alone from delete-relaxed reachability:
 
-* **capability**: an action schema reserved for other agents' types is
-  necessary for the team's goal, or (when there are alternatives) the goal
-  becomes relaxed-reachable once the agent may also use those schemas;
-* **reach**: it has the schemas but cannot meet their preconditions (in
-  Overcooked: a partner's idle body in its only way, which the relaxation
-  sees, as it keeps negative preconditions: SPEC section 6);
-* **other**: relaxed-reachable, yet the planner proves it unsolvable.
+* **capability**: an action schema reserved for other agents' types is necessary for the team's goal,
+  or (when there are alternatives) the goal becomes relaxed-reachable once the agent may also use
+  those schemas;
+* **reach**: it has the schemas but cannot meet their preconditions (in Overcooked: a partner's idle
+  body in its only way, which the relaxation sees, as it keeps negative preconditions: SPEC section 6);
+* **other**: relaxed-reachable, yet proven unsolvable.
 
-A goal that is relaxed-unreachable needs no planner call: that is the proof.
-The candidate joint plan is executed and analysed like a recorded trace.
+Two paths give the same verdicts, reasons and kinds of witness. The **planner path** (``search="planner"``)
+asks the planner (unified-planning and Fast Downward, :mod:`strips_int.planners.bounded`) for every
+projection the relaxation leaves open, and for the joint plan. The **fast path** (the default) asks the
+planner nothing the cheaper means settle: a goal that is relaxed-unreachable is proven unreachable; an
+agent's projection is ground from relaxed reachability and searched by Fast Downward's own search
+binary (:mod:`strips_int.planners.downward`, tens of milliseconds instead of seconds: no conversion,
+no translator); the joint problem is searched only when the verdict needs it (no agent alone can, so
+RC or unsolvable hangs on whether the team can) or when joint plans are asked for (``plans``: then
+by the planner). Whatever that search leaves open, but for the time limit, goes to the planner.
+
+A start problem may come as alternative goals (a layout's ordered recipes, :func:`some_goal`): non-RC
+when some agent alone reaches some alternative.
 """
 
 from __future__ import annotations
@@ -23,16 +31,19 @@ import math
 import numbers
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from strips_int.errors import ArgumentError, StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import execute
 from strips_int.model.task import Fact, GroundAction, Problem, format_fact
 from strips_int.model.trace import Step, Trace
+from strips_int.planners import downward
 from strips_int.planners.bounded import Call, solve_all
-from strips_int.planners.result import BY_RELAXATION, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult, resolve_planner, stopped
+from strips_int.planners.result import (BY_RELAXATION, BY_SEARCH, SOLVED, UNKNOWN, UNSOLVABLE, PlanResult,
+                                        resolve_planner, stopped)
 
+from .ground_task import ground_task
 from .reachability import OutOfTime, Reachable, relaxed_reachable
 
 if TYPE_CHECKING:
@@ -41,6 +52,9 @@ if TYPE_CHECKING:
 RC, NON_RC = "RC", "non-RC"
 CAPABILITY, REACH, OTHER = "capability", "reach", "other"
 IDLE, ABSENT = "idle", "absent"
+FAST, PLANNER = "fast", "planner"
+#: The phases a classification goes through, as reported to ``progress`` (and named when a time limit stops it).
+RELAXATION, SEARCH, PLANNING = "relaxed reachability", downward.SEARCH, "planning"
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,7 @@ class RCResult:
     joint: PlanResult
     reports: tuple[Report, ...]
     seconds: float
+    search: str = FAST
 
     @property
     def reason(self) -> str | None:
@@ -126,6 +141,7 @@ class RCResult:
             "source": self.problem.source,
             "verdict": self.verdict,
             "reason": self.reason,
+            "search": self.search,
             "planner": self.planner,
             "others": self.others,
             "agents": agents,
@@ -147,9 +163,11 @@ def required_cooperation(
     planner: str = "auto",
     timeout: float = 60.0,
     others: str = IDLE,
-    plans: int = 1,
+    plans: int | None = None,
     jobs: int | None = None,
     deadline: float | None = None,
+    search: str = FAST,
+    progress: Callable[[str], None] | None = None,
 ) -> RCResult:
     """Classify ``problem`` as RC / non-RC / unsolvable / unknown (SPEC section 8).
 
@@ -157,65 +175,155 @@ def required_cooperation(
     (initial facts naming them are dropped). ``timeout`` bounds the whole
     classification in seconds of wall time, conversion to the planner's form
     included (``deadline``, a ``time.monotonic()`` instant, instead bounds
-    several problems together): a planner call still running then is unknown,
-    named by the phase it stopped in. The planner calls (each agent's
-    projection, the joint problem) run in up to ``jobs`` processes at once
-    (default: every CPU this process may use); ``plans`` asks for up to that
-    many joint plans. An argument outside these is an
+    several problems together): a search or planner call still running then is
+    unknown, named by the phase it stopped in (relaxed reachability too: on a
+    400 x 400 grid it takes minutes). ``search`` is ``fast`` or ``planner`` (the
+    module docstring). ``plans`` asks the planner for up to that many joint plans
+    (the planner path asks for one when it is None). The planner calls run in up
+    to ``jobs`` processes at once (default: every CPU this process may use).
+    ``progress`` is told each phase as it begins. An argument outside these is an
     :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
     """
     whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
     for name, value, ok, need in (
             ("others", others, others in (IDLE, ABSENT), f"{IDLE!r} or {ABSENT!r}"),
+            ("search", search, search in (FAST, PLANNER), f"{FAST!r} or {PLANNER!r}"),
             ("timeout", timeout, isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
              and math.isfinite(timeout) and timeout > 0, "seconds above 0, finite"),
-            ("plans", plans, whole(plans), "a whole number of plans, at least 1"),
+            ("plans", plans, plans is None or whole(plans), "None or a whole number of plans, at least 1"),
             ("jobs", jobs, jobs is None or whole(jobs), "None or a whole number of jobs, at least 1")):
         if not ok:
             raise ArgumentError("required_cooperation", name, need, value)
     start = time.perf_counter()
     deadline = time.monotonic() + timeout if deadline is None else deadline
+    told = progress or (lambda phase: None)
     planner = resolve_planner(planner)
+    told(RELAXATION)
     agent_names = tuple(sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t)))
-    try:  # the time limit holds here too: on a 400 x 400 grid this takes minutes
+    try:  # the time limit holds here too
         team = relaxed_reachable(domain, problem, deadline=deadline)
         bodies = {a: _body_facts(domain, problem, a, deadline) for a in agent_names} if others == ABSENT else {}
         alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
         mine = {a: relaxed_reachable(domain, alone[a], actors=[a], deadline=deadline) for a in agent_names}
     except OutOfTime:
-        return _stopped_in_relaxation(problem, planner, others, agent_names, start)
-    calls = {None: Call(domain, problem, agent_names, planner, plans)} if _goal_reached(team, problem.goal) else {}
-    calls.update((a, Call(domain, alone[a], (a,), planner)) for a in agent_names if _goal_reached(mine[a], problem.goal))
-    if time.monotonic() < deadline:
-        answers = dict(zip(calls, solve_all(list(calls.values()), deadline, jobs)))
-    else:
-        answers = {key: stopped("relaxed reachability", time.perf_counter() - start) for key in calls}
+        return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+    possible = {a for a in agent_names if _goal_reached(mine[a], problem.goal)}
+    answers: dict[str | None, PlanResult] = {}
+    if search == FAST:
+        told(SEARCH)
+        answers = _searched(domain, problem, alone, team, mine, possible, plans is None, deadline)
+    calls = _calls(domain, problem, agent_names, alone, possible, _goal_reached(team, problem.goal), answers,
+                   planner, plans if plans is not None or search == FAST else 1)
+    if calls and time.monotonic() < deadline:
+        told(PLANNING)
+        answers.update(zip(calls, solve_all(list(calls.values()), deadline, jobs)))
+    elif calls:
+        answers.update((key, stopped(SEARCH if search == FAST else RELAXATION, time.perf_counter() - start))
+                       for key in calls)
     unreachable = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
     agents = {}
     for agent in agent_names:
-        search = answers.get(agent, unreachable)
+        answer = answers.get(agent, unreachable)
         try:
             why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
-                if search.status == UNSOLVABLE else None
+                if answer.status == UNSOLVABLE else None
         except OutOfTime:
-            return _stopped_in_relaxation(problem, planner, others, agent_names, start)
-        agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(search.status), search, why)
+            return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+        agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(answer.status), answer, why)
     joint = answers.get(None, unreachable)
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
     reports = _analyse(domain, problem, joint)
-    return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start)
+    return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start, search)
 
 
-def _stopped_in_relaxation(problem: Problem, planner: str, others: str, agent_names: tuple[str, ...],
-                           start: float) -> RCResult:
-    """The result when the time limit ends relaxed reachability: unknown for every agent and the team."""
-    answer = stopped("relaxed reachability", time.perf_counter() - start)
-    agents = {agent: AgentResult(agent, None, answer, None) for agent in agent_names}
-    return RCResult(problem, UNKNOWN, planner, others, agents, answer, (), time.perf_counter() - start)
+#: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
+NOT_NEEDED = "not needed: {} alone is the witness"
+NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+
+
+def _searched(domain: Domain, problem: Problem, alone: Mapping[str, Problem], team: Reachable,
+              mine: Mapping[str, Reachable], possible: set[str], joint_needed: bool, deadline: float
+              ) -> dict[str | None, PlanResult]:
+    """The fast path's answers: each agent whose goal is relaxed-reachable searched on its ground
+    projection; then the joint problem, when ``joint_needed`` and the verdict hangs on it (every agent
+    proven unable, the team's goal relaxed-reachable). A witness makes the joint problem unasked."""
+    answers: dict[str | None, PlanResult] = {a: _search(domain, alone[a], mine[a], deadline) for a in sorted(possible)}
+    witness = next((a for a, answer in answers.items() if answer.status == SOLVED), None)
+    if witness is not None:
+        answers[None] = PlanResult(UNKNOWN, detail=NO_JOINT_PLAN)
+        for agent, answer in answers.items():
+            if agent is not None and answer.status == UNKNOWN and answer.limit is None:
+                answers[agent] = dataclasses.replace(answer, detail=NOT_NEEDED.format(witness))
+    elif joint_needed and all(a.status == UNSOLVABLE for a in answers.values()) and _goal_reached(team, problem.goal):
+        answers[None] = _search(domain, problem, team, deadline)
+    return answers
+
+
+def _search(domain: Domain, problem: Problem, reachable: Reachable, deadline: float) -> PlanResult:
+    """``problem`` (where the agents ``reachable`` allows act) ground and searched by Fast Downward's
+    search binary; a task whose start is a dead end needs no search (:class:`~.ground_task.GroundTask`)."""
+    started = time.perf_counter()
+    task = ground_task(domain, problem, reachable)
+    if task.dead:
+        return PlanResult(UNSOLVABLE, proof=BY_SEARCH, seconds=time.perf_counter() - started,
+                          detail="search space exhausted at the start: facts that hold for ever bar every way")
+    if task.goal <= task.init:
+        return PlanResult(SOLVED, ((),), seconds=time.perf_counter() - started, detail="the goal holds at the start")
+    return downward.search(task.init, task.goal, task.actions, deadline, task.lasting)
+
+
+def _calls(domain: Domain, problem: Problem, agents: tuple[str, ...], alone: Mapping[str, Problem],
+           possible: set[str], team_possible: bool, answers: Mapping[str | None, PlanResult], planner: str,
+           plans: int | None) -> dict[str | None, Call]:
+    """The planner calls still to make (the planner path: all of them): each agent whose goal is
+    relaxed-reachable and whose answer is missing or open (unknown, not for the time limit), unless
+    some agent is a witness; the joint problem when ``plans`` are asked for, or when it is open and the
+    verdict may hang on it."""
+    def open_(key: str | None) -> bool:
+        return key not in answers or (answers[key].status == UNKNOWN and answers[key].limit is None)
+
+    if any(answers[a].status == SOLVED for a in possible if a in answers):
+        return {None: Call(domain, problem, agents, planner, plans)} if plans is not None and team_possible else {}
+    calls = {a: Call(domain, alone[a], (a,), planner) for a in sorted(possible) if open_(a)}
+    if team_possible and (plans is not None or (open_(None) and (None in answers or calls))):
+        calls = {None: Call(domain, problem, agents, planner, plans or 1), **calls}
+    return calls
+
+
+def some_goal(domain: Domain, problems: Sequence[Problem], planner: str = "auto", timeout: float = 60.0,
+              others: str = IDLE, plans: int | None = None, jobs: int | None = None, deadline: float | None = None,
+              search: str = FAST, progress: Callable[[str], None] | None = None) -> tuple[int, RCResult]:
+    """RC of a start problem given as alternative goals, all within ``timeout`` (or by ``deadline``),
+    as "some goal": non-RC when an agent alone reaches one (the rest are not tried), else unknown when
+    one was left open, else RC when the team reaches one, else unsolvable. The deciding alternative's
+    index and result (the first of its verdict). A layout's alternatives are its ordered recipes."""
+    if not problems:
+        raise ValueError("no alternative goals to classify")
+    deadline = time.monotonic() + timeout if deadline is None else deadline
+    results = []
+    for problem in problems:
+        result = required_cooperation(domain, problem, planner, timeout, others, plans, jobs, deadline, search,
+                                      progress)
+        if result.verdict == NON_RC:
+            return len(results), result
+        results.append(result)
+    return next(((i, r) for verdict in (UNKNOWN, RC) for i, r in enumerate(results) if r.verdict == verdict),
+                (0, results[0]))
+
+
+def unfinished(domain: Domain, problem: Problem, phase: str, seconds: float, planner: str = "auto",
+               others: str = IDLE, search: str = FAST) -> RCResult:
+    """The result of a classification of ``problem`` that the time limit stopped in ``phase`` (its
+    process killed, with nothing to tell): unknown, every agent and the joint problem with it."""
+    answer = stopped(phase, seconds)
+    agents = {a: AgentResult(a, None, answer, None)
+              for a in sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t))}
+    return RCResult(problem, UNKNOWN, resolve_planner(planner), others, agents, answer, (), seconds, search)
 
 
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
-    """The joint plans analysed like recorded games; executing a plan validates it step by step, the goal is checked here."""
+    """The joint plans analysed like recorded games: executing a plan validates it step by step; the goal is
+    checked here."""
     from .report import analyze_run
 
     reports = tuple(analyze_run(domain, execute(plan_trace(problem, plan, f"{problem.source} joint plan {i + 1}"),
@@ -342,7 +450,7 @@ def format_text(result: RCResult) -> str:
     reason = f" ({result.reason})" if result.reason else ""
     lines = [
         f"{result.problem.source}: {result.verdict}{reason}",
-        f"  planner {result.planner}, others {result.others}, {result.seconds:.2f} s",
+        f"  search {result.search}, planner {result.planner}, others {result.others}, {result.seconds:.2f} s",
     ]
     for name, agent in result.agents.items():
         alone = {True: "solvable alone", False: "not alone", None: "unknown alone"}[agent.solvable_alone]

@@ -1,15 +1,14 @@
-"""Batch evaluation on a Dask cluster (the optional ``dask`` extra).
+"""Batches of work on a Dask cluster (the optional ``dask`` extra): game files for ``evaluate``, start problems
+for ``rc``.
 
-The domain goes to every worker once (``scatter``, broadcast); the files go
-in batches of several files per task, about four batches per worker and at
-most :data:`MAX_BATCH` files each, so Dask's per-task cost (11-13 ms on a
-busy 2-core machine, benchmarks/dask_overhead.py) stays small against the
-games' and the last batches still spread the load. Rows
-come back file by file in the order given, as a local run yields them. A
-batch whose worker dies is recomputed by the scheduler; one that still fails
-after a retry is tried again file by file, one task each, so only a file that
-fails on its own becomes an error row, naming the file and the cause.
-Workers read the game files by path, so they must see the same file system.
+What every task shares (the domain, the options) goes to every worker once (``scatter``, broadcast);
+the items go in batches of several per task, about four batches per worker and at most
+:data:`MAX_BATCH` items each, so Dask's per-task cost (11-13 ms on a busy 2-core machine,
+benchmarks/dask_overhead.py) stays small against the work and the last batches still spread the load.
+Answers come back item by item in the order given, as a local run yields them. A batch whose worker
+dies is recomputed by the scheduler; one that still fails after a retry is tried again item by item,
+one task each, so only an item that fails on its own is lost (``lost(item, cause)``: an error row
+naming it and the cause). Workers read files by path, so they must see the same file system.
 """
 
 from __future__ import annotations
@@ -17,36 +16,48 @@ from __future__ import annotations
 import contextlib
 import math
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
 
-from .rows import error_row, file_rows
+from .rows import error_row, file_rows, shared_file_rows
 
-#: Files per task at most; at about 45 ms a game, 16 files keep a task under a second.
+#: Items per task at most; at about 45 ms a game, 16 files keep a task under a second.
 MAX_BATCH = 16
 BATCHES_PER_WORKER = 4
 #: How long to keep trying an unanswering scheduler (Dask retries until then).
 CONNECT_TIMEOUT = "10s"
 
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def batch_map(work: Callable[[S, T], R], shared: S, items: Sequence[T]) -> list[R]:
+    """Each item's answer (runs on a worker)."""
+    return [work(shared, item) for item in items]
+
 
 def batch_rows(domain: Domain, options: Mapping[str, Any], paths: Sequence[Path]) -> list[list[dict[str, Any]]]:
-    """Each file's rows (runs on a worker)."""
+    """Each file's rows (runs on a worker; ``benchmarks/dask_overhead.py`` times an empty one)."""
     return [file_rows(domain, options, path) for path in paths]
 
 
-def batches(files: Sequence[Path], workers: int) -> list[Sequence[Path]]:
-    """``files`` cut into consecutive batches for ``workers`` workers."""
-    size = max(1, min(MAX_BATCH, math.ceil(len(files) / (max(workers, 1) * BATCHES_PER_WORKER))))
-    return [files[i:i + size] for i in range(0, len(files), size)]
+def batches(items: Sequence[T], workers: int) -> list[Sequence[T]]:
+    """``items`` cut into consecutive batches for ``workers`` workers."""
+    size = max(1, min(MAX_BATCH, math.ceil(len(items) / (max(workers, 1) * BATCHES_PER_WORKER))))
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def lost_rows(paths: Sequence[Path], exc: BaseException) -> list[list[dict[str, Any]]]:
-    """One error row per file of a batch the cluster could not finish."""
-    cause = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-    return [[error_row(str(path), StripsIntError(str(path), None, f"lost on the Dask cluster ({cause})"))]
-            for path in paths]
+def cause_of(exc: BaseException) -> str:
+    """What the cluster said of a lost task, on one bounded line."""
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+
+
+def lost_file_rows(path: Path, cause: str) -> list[dict[str, Any]]:
+    """The error row of a game file the cluster could not finish."""
+    return [error_row(str(path), StripsIntError(str(path), None, f"lost on the Dask cluster ({cause})"))]
 
 
 @contextlib.contextmanager
@@ -74,38 +85,46 @@ def connect(scheduler: str, workers: int) -> Iterator[Any]:
 def evaluate_on_cluster(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], scheduler: str,
                         workers: int = 1) -> Iterator[list[dict[str, Any]]]:
     """The rows of each file, in ``files`` order, computed on the Dask cluster at ``scheduler``
-    (or a local one of ``workers`` processes). Connects at once, so an unreachable scheduler is an
-    error here rather than at the first row; the client closes when the rows run out."""
+    (or a local one of ``workers`` processes)."""
+    return map_on_cluster(shared_file_rows, (domain, dict(options)), files, lost_file_rows, scheduler, workers)
+
+
+def map_on_cluster(work: Callable[[S, T], R], shared: S, items: Sequence[T], lost: Callable[[T, str], R],
+                   scheduler: str, workers: int = 1) -> Iterator[R]:
+    """``work(shared, item)`` for each item, in ``items`` order, on the Dask cluster at ``scheduler`` (or a
+    local one of ``workers`` processes). Connects at once, so an unreachable scheduler is an error here
+    rather than at the first answer; the client closes when the answers run out."""
     stack = contextlib.ExitStack()
     client = stack.enter_context(connect(scheduler, workers))
-    return cluster_rows(stack, client, domain, files, options, workers)
+    return cluster_map(stack, client, work, shared, items, lost, workers)
 
 
-def cluster_rows(stack: contextlib.ExitStack, client: Any, domain: Domain, files: Sequence[Path], options: Mapping[str, Any],
-                 workers: int) -> Iterator[list[dict[str, Any]]]:
+def cluster_map(stack: contextlib.ExitStack, client: Any, work: Callable[[S, T], R], shared: S, items: Sequence[T],
+                lost: Callable[[T, str], R], workers: int) -> Iterator[R]:
     with stack:
         on_cluster = len(client.scheduler_info().get("workers", {})) or workers
-        shared = client.scatter(domain, broadcast=True)
-        pending = [(paths, client.submit(batch_rows, shared, options, paths, retries=1, pure=False))
-                   for paths in batches(files, on_cluster)]
-        for paths, future in pending:
+        [scattered] = client.scatter([shared], broadcast=True)
+        pending = [(batch, client.submit(batch_map, work, scattered, batch, retries=1, pure=False))
+                   for batch in batches(items, on_cluster)]
+        for batch, future in pending:
             try:
                 result = future.result()
-            except Exception:  # noqa: BLE001 - a lost batch: its files again, one task each
-                result = retried(client, shared, options, paths)
+            except Exception:  # noqa: BLE001 - a lost batch: its items again, one task each
+                result = retried(client, work, scattered, batch, lost)
             future.release()
             yield from result
 
 
-def retried(client: Any, shared: Any, options: Mapping[str, Any], paths: Sequence[Path]) -> list[list[dict[str, Any]]]:
-    """The rows of a lost batch's files, each in a task of its own (so the file that killed its
-    workers costs only its own rows); a file that fails again is its error row."""
-    futures = [client.submit(batch_rows, shared, options, [path], pure=False) for path in paths]
-    rows = []
-    for path, future in zip(paths, futures):
+def retried(client: Any, work: Callable[[S, T], R], scattered: Any, batch: Sequence[T],
+            lost: Callable[[T, str], R]) -> list[R]:
+    """The answers of a lost batch's items, each in a task of its own (so the item that killed its
+    workers costs only its own answer); an item that fails again is ``lost(item, cause)``."""
+    futures = [client.submit(batch_map, work, scattered, [item], pure=False) for item in batch]
+    answers = []
+    for item, future in zip(batch, futures):
         try:
-            rows += future.result()
-        except Exception as exc:  # noqa: BLE001 - any failure of the retry becomes the file's error row
-            rows += lost_rows([path], exc)
+            answers += future.result()
+        except Exception as exc:  # noqa: BLE001 - any failure of the retry becomes the item's lost answer
+            answers.append(lost(item, cause_of(exc)))
         future.release()
-    return rows
+    return answers

@@ -1,26 +1,37 @@
-"""Where a batch's files are analysed: one interface over this process, local worker processes and Dask.
+"""Where a batch's work runs: one interface over this process, local worker processes and Dask.
 
-An engine gives each file's rows in the order of the files, whatever runs
-them, and a broken game costs only its own row: a worker process that dies
-costs a retry, then its file's error row (:mod:`.workers`); a Dask batch that
-is lost is retried file by file (:mod:`.cluster`).
+An engine runs any picklable work over items, ``work(shared, item)`` for each, and gives the answers
+in the order of the items, whatever runs them; ``shared`` (a domain, the options) reaches each worker
+once. A broken item costs only its own answer: a worker process that dies costs a retry, then
+``lost(item, how)`` (:mod:`.workers`); a Dask batch that is lost is retried item by item
+(:mod:`.cluster`). ``evaluate`` maps game files to their rows (:meth:`Engine.rows`), ``rc`` start
+problems to their table rows (:mod:`.layouts`).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from strips_int.model.domain import Domain
 
-from .rows import Row, died_rows, file_rows
+from .rows import Row, died_rows, shared_file_rows
+
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Engine(Protocol):
-    """Runs :func:`~.rows.file_rows` over files."""
+    """Runs work over items (:meth:`map`), and :func:`~.rows.file_rows` over files (:meth:`rows`)."""
+
+    def map(self, work: Callable[[S, T], R], shared: S, items: Sequence[T], lost: Callable[[T, str], R]
+            ) -> Iterator[R]:
+        """``work(shared, item)`` for each item, in ``items`` order; ``lost(item, how)`` for an item the
+        engine could not finish (``how`` it ended: a signal, the cluster's error)."""
+        ...
 
     def rows(self, domain: Domain, files: Sequence[Path], options: Mapping[str, Any]) -> Iterator[list[Row]]:
         """Each file's rows, in ``files`` order."""
@@ -35,20 +46,27 @@ def available_cpus() -> int:
 @dataclass(frozen=True)
 class Processes:
     """``jobs`` local processes (this one alone for 1), forked where the platform can (cheap: workers
-    share the loaded code), spawned elsewhere (Windows)."""
+    share the loaded code), spawned elsewhere (Windows). ``nested``: the work starts processes of its
+    own, so the workers are not daemons (multiprocessing lets only those have children)."""
 
     jobs: int = 1
+    nested: bool = False
 
-    def rows(self, domain: Domain, files: Sequence[Path], options: Mapping[str, Any]) -> Iterator[list[Row]]:
-        work = functools.partial(file_rows, domain, dict(options))
+    def map(self, work: Callable[[S, T], R], shared: S, items: Sequence[T], lost: Callable[[T, str], R]
+            ) -> Iterator[R]:
         if self.jobs <= 1:
-            return map(work, files)
+            return (work(shared, item) for item in items)
+        import functools
         import multiprocessing  # only here: one process needs none of it
 
         from .workers import map_files
 
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        return map_files(multiprocessing.get_context(method), work, files, self.jobs, died_rows)
+        return map_files(multiprocessing.get_context(method), functools.partial(work, shared), items, self.jobs, lost,
+                         daemon=not self.nested)
+
+    def rows(self, domain: Domain, files: Sequence[Path], options: Mapping[str, Any]) -> Iterator[list[Row]]:
+        return self.map(shared_file_rows, (domain, dict(options)), files, died_rows)
 
 
 @dataclass(frozen=True)
@@ -59,13 +77,20 @@ class DaskCluster:
     scheduler: str
     workers: int = 1
 
+    def map(self, work: Callable[[S, T], R], shared: S, items: Sequence[T], lost: Callable[[T, str], R]
+            ) -> Iterator[R]:
+        """Connects at once, so that an unreachable scheduler is an error here, not at the first answer."""
+        from .cluster import map_on_cluster  # imports dask when first used
+
+        return map_on_cluster(work, shared, items, lost, self.scheduler, self.workers)
+
     def rows(self, domain: Domain, files: Sequence[Path], options: Mapping[str, Any]) -> Iterator[list[Row]]:
-        """Connects at once, so that an unreachable scheduler is an error here, not at the first row."""
-        from .cluster import evaluate_on_cluster  # imports dask when first used
+        from .cluster import lost_file_rows
 
-        return evaluate_on_cluster(domain, files, options, self.scheduler, self.workers)
+        return self.map(shared_file_rows, (domain, dict(options)), files, lost_file_rows)
 
 
-def engine(jobs: int = 1, scheduler: str | None = None) -> Engine:
-    """The Dask cluster at ``scheduler`` (``"local"``: a new one of ``jobs`` processes), else ``jobs`` local processes."""
-    return DaskCluster(scheduler, jobs) if scheduler else Processes(jobs)
+def engine(jobs: int = 1, scheduler: str | None = None, nested: bool = False) -> Engine:
+    """The Dask cluster at ``scheduler`` (``"local"``: a new one of ``jobs`` processes), else ``jobs`` local
+    processes (``nested``: for work that starts processes of its own)."""
+    return DaskCluster(scheduler, jobs) if scheduler else Processes(jobs, nested)

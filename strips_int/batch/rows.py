@@ -58,6 +58,12 @@ def file_rows(domain: Domain, options: Mapping[str, Any], path: Path) -> list[Ro
     return rows
 
 
+def shared_file_rows(shared: tuple[Domain, Mapping[str, Any]], path: Path) -> list[Row]:
+    """:func:`file_rows` with the domain and options an engine hands every worker once (its ``shared``)."""
+    domain, options = shared
+    return file_rows(domain, options, path)
+
+
 def died_rows(path: Path, how: str) -> list[Row]:
     """The row of a file whose worker process died on it twice."""
     return [error_row(str(path), StripsIntError(str(path), None, f"worker died on this file twice ({how}; "

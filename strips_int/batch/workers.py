@@ -1,5 +1,5 @@
-"""Worker processes that may die: a game whose worker is killed (the OOM killer, a crash in C) is
-retried once in a fresh worker, then becomes that game's error; the batch goes on.
+"""Worker processes that may die: an item (a game file, a layout) whose worker is killed (the OOM killer,
+a crash in C) is retried once in a fresh worker, then becomes that item's error; the batch goes on.
 
 Written by hand: ``multiprocessing.Pool`` waits forever for a task whose worker died, and
 ``concurrent.futures`` fails every pending task at once without saying whose worker it was.
@@ -99,10 +99,12 @@ def how_it_ended(exitcode: int | None) -> str:
     return f"exit status {exitcode}"
 
 
-def map_files(context: BaseContext, work: Callable[[Path], Rows], files: Sequence[Path], jobs: int,
-              died: Callable[[Path, str], Rows]) -> Iterator[Rows]:
-    """``work(file)`` for each of ``files``, in order, on ``jobs`` worker processes; a file whose worker
-    died on each of its :data:`TRIES` is ``died(file, how)`` instead."""
+def map_files(context: BaseContext, work: Callable[[Any], Any], files: Sequence[Any], jobs: int,
+              died: Callable[[Any, str], Any], daemon: bool = True) -> Iterator[Any]:
+    """``work(file)`` for each of ``files`` (any picklable items), in order, on ``jobs`` worker processes;
+    a file whose worker died on each of its :data:`TRIES` is ``died(file, how)`` instead. Workers are
+    daemons unless ``daemon`` is False (work that starts processes of its own: multiprocessing lets no
+    daemon have children); either way they are ended when the run ends."""
     from multiprocessing.connection import wait
 
     todo = deque(range(len(files)))
@@ -115,7 +117,7 @@ def map_files(context: BaseContext, work: Callable[[Path], Rows], files: Sequenc
         ours, theirs = context.Pipe()
         # A forked worker has copies of the parent's ends (its own and the other workers'); spawned, none.
         inherited = [ours, *(w.conn for w in workers)] if context.get_start_method() == "fork" else []
-        process = context.Process(target=serve, args=(work, theirs, os.getpid(), inherited), daemon=True)
+        process = context.Process(target=serve, args=(work, theirs, os.getpid(), inherited), daemon=daemon)
         process.start()
         theirs.close()
         return Worker(process, ours)

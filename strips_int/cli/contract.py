@@ -107,16 +107,18 @@ def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
     parser.add_argument("domain", help=DOMAIN_HELP, **kwargs)
 
 
-def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "start"] | None = None) -> None:
+def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "start"] | None = None,
+                         several: bool = False) -> None:
     """The registered grounders' options, declared once by the grounders themselves: those for reading
-    games (``read``), for start problems (``start``, RC), or all (None)."""
+    games (``read``), for start problems (``start``, RC), or all (None). ``several``: an option that
+    names a start problem takes one or more values (a list)."""
     from strips_int.grounders import all_options
 
     group = parser.add_argument_group("grounder options (raw games)" if use == "read" else "grounder options")
     for option in all_options():
         if use is None or option.use in (use, "both"):
             group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar,
-                               type=option.type)
+                               type=option.type, **({"nargs": "+"} if several and option.names else {}))
 
 
 #: The domain pragmas a command line can add to (SPEC section 1), with what each names.

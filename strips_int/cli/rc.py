@@ -1,23 +1,26 @@
 """``python -m strips_int.rc`` (or ``strips-int rc``): the required-cooperation command line.
 
-    strips-int rc DOMAIN PROBLEM            # a PDDL problem
-    strips-int rc --layout cramped_room     # a grounder's start problem (layout, grid, SAR scenario)
-    strips-int rc --all-layouts --out rc.md # the table of every known Overcooked layout
+    strips-int rc DOMAIN PROBLEM                  # a PDDL problem
+    strips-int rc --layout cramped_room           # a grounder's start problem (layout, grid, SAR scenario)
+    strips-int rc --grid a.layout b.grid DIR/ --out rc.csv --jobs 2   # a table row per start problem
+    strips-int rc --all-layouts --out rc.md       # the table of every layout a grounder knows by name
 
-The algorithm is :func:`strips_int.analysis.rc.required_cooperation`; this module reads
-arguments, finds the start problem through the grounder registry and prints.
+The algorithm is :func:`strips_int.analysis.rc.required_cooperation`; start problems come from the
+grounders through the registry and the protocol (:func:`strips_int.grounders.start_alternatives`),
+tables from :mod:`strips_int.batch.layouts`. This module reads arguments and prints.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-from strips_int.errors import StripsIntError, brief, guarded
+from strips_int.errors import StripsIntError, brief
 
 from .contract import (
     DOMAIN_HELP,
@@ -38,100 +41,128 @@ MAX_SOUPS = 100
 #: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
 MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
 
-def layout_rc(domain: Any, layout: Any, soups: int = 1, planner: str = "auto", timeout: float = 60.0,
-              others: str = "idle", jobs: int | None = None) -> Any:
-    """RC of an Overcooked layout under its own rules and recipes (SPEC section 8), all within ``timeout`` seconds.
-
-    Old rules: one problem. New rules: one per set of ingredient kinds among the
-    makeable orders (``makeable_recipes``), combined as "some ordered soup":
-    non-RC when an agent alone makes one, else unknown when a planner limit left
-    one open, else RC when the team makes one, else unsolvable. The result kept
-    is the deciding recipe's.
-    """
-    from strips_int.analysis.rc import NON_RC, RC, UNKNOWN, required_cooperation
-    from strips_int.grounders.overcooked.lift import layout_problem, makeable_recipes
-
-    deadline = time.monotonic() + timeout
-    source = f"layout {layout.name}"
-    recipes = [None] if layout.old_rules else guarded(source, "reading", lambda: makeable_recipes(layout)) or [None]
-    results = []
-    for recipe in recipes:
-        problem = guarded(source, "reading", lambda: layout_problem(layout, domain, soups, recipe=recipe))
-        result = required_cooperation(domain, problem, planner, timeout, others, jobs=jobs, deadline=deadline)
-        if result.verdict == NON_RC:
-            return result
-        results.append(result)
-    return next((r for verdict in (UNKNOWN, RC) for r in results if r.verdict == verdict), results[0])
-
-
-def classify_layouts(names: list[str], soups: int = 1, planner: str = "auto", timeout: float = 60.0,
-                     others: str = "idle", jobs: int | None = None) -> Iterator[Any]:
-    """The RC result of each Overcooked layout, in ``names`` order; a layout that cannot be read or planned is its error."""
-    from strips_int.grounders.overcooked import GROUNDER, get_layout
-    from strips_int.model.domain import load_domain
-
-    domain = load_domain(GROUNDER.domain)
-    for name in names:
-        try:
-            layout = guarded(f"layout {name}", "reading", lambda: get_layout(name))
-            yield layout_rc(domain, layout, soups, planner, timeout, others, jobs)
-        except StripsIntError as exc:
-            yield exc
-
-
-TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
-                 "constructive", "error", "seconds")
-
-
-def table_row(result: Any, name: str = "") -> dict[str, Any]:
-    """One row of the ``--all-layouts`` table (stable column names; ``seconds`` last, to be dropped at will)."""
-    if isinstance(result, StripsIntError):
-        return {**dict.fromkeys(TABLE_COLUMNS, ""), "layout": name, "verdict": "error", "error": str(result)}
-    counts = result.reports[0].counts if result.reports else {}
-    # A new-rules layout's goal pins its recipe's ingredients in the soup (layout_problem); old rules do not.
-    recipe = sorted(result.problem.objects[f[1]] for f in result.problem.goal if f[0] == "in-soup" and f[2] == "soup1")
-    return {
-        "layout": result.problem.name.removeprefix("overcooked-"),
-        "rules": "new" if recipe else "old",
-        "recipe": "+".join(recipe) if recipe else "any 3",
-        "verdict": result.verdict,
-        "reason": result.reason or "",
-        "joint_plan_length": len(result.joint.plan) if result.joint.plan is not None else "",
-        "interdependencies": counts.get("interdependencies", ""),
-        "constructive": counts.get("constructive", ""),
-        "error": "",
-        "seconds": f"{result.seconds:.2f}",
-    }
-
 
 def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
-        description="Does a problem require cooperation? Plans each agent's projection and the joint "
+        description="Does a problem require cooperation? Decides each agent's projection and the joint "
         "problem (SPEC section 8) and analyses a joint plan's interdependences.",
     )
     parser.add_argument("domain", nargs="?", help=f"{DOMAIN_HELP} (default: the domain of the grounder whose "
                         "start problem is asked for)")
     parser.add_argument("problem", type=Path, nargs="?", help="PDDL problem file")
-    parser.add_argument("--all-layouts", action="store_true", help="classify every known Overcooked layout")
-    parser.add_argument("--out", type=Path, help="--all-layouts: write the table to FILE (.csv, .md or .tex)")
+    parser.add_argument("--all-layouts", action="store_true", help="a table row for every layout or scenario "
+                        "a grounder knows by name")
+    parser.add_argument("--out", type=Path, help="write the table (--all-layouts, several start problems) to "
+                        "FILE (.csv, .md or .tex)")
+    parser.add_argument("--search", choices=("fast", "planner"), default="fast",
+                        help="fast: relaxed reachability, then Fast Downward's search on the ground projection, "
+                        "the planner only for what they leave open (default); planner: every call by the planner")
     parser.add_argument("--planner", default="auto", help="auto (Fast Downward, else pyperplan), "
                         "fast-downward, pyperplan")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds of wall time for one problem, "
-                        "conversion and every planner call included (--all-layouts: per layout; default 60)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds of wall time for one problem "
+                        "(a start problem: over all its alternatives), reading, relaxed reachability, search and "
+                        "every planner call included (default 60)")
     parser.add_argument("--others", choices=("idle", "absent"), default="idle",
                         help="in a projection the other agents stay where they are (idle) or are removed")
-    parser.add_argument("--plans", type=int, default=1, metavar="K", help="up to K joint plans (default 1)")
-    parser.add_argument("--jobs", type=int, metavar="N", help="planner calls at once (default: the CPUs "
-                        "this process may use)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--plans", type=int, metavar="K", help="up to K joint plans from the planner (default: "
+                        "none where the verdict needs none; the planner path asks for 1)")
+    parser.add_argument("--jobs", type=int, metavar="N", help="planner calls at once, or start problems at once "
+                        "in a table (default: the CPUs this process may use)")
+    parser.add_argument("--scheduler", metavar="ADDRESS|local", help="a table's start problems on the Dask "
+                        "cluster at ADDRESS (tcp://host:8786), or on a local one")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (a table: one per row)")
     add_pragma_options(parser)
-    add_grounder_options(parser, "start")
+    add_grounder_options(parser, "start", several=True)
     return parser
+
+
+def check_numbers(args: argparse.Namespace) -> str | None:
+    """The first numeric option outside its limits, as a usage error; checked before anything is read or planned."""
+    needs = {
+        "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
+        "plans": (args.plans is None or 1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
+        "jobs": (args.jobs is None or 1 <= args.jobs <= MAX_JOBS, f"from 1 to {MAX_JOBS} jobs"),
+        "soups": (getattr(args, "soups", None) is None or 1 <= args.soups <= MAX_SOUPS,
+                  f"at least 1 soup and at most {MAX_SOUPS}"),
+    }
+    return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest, None))}"
+                 for dest, (ok, need) in needs.items() if not ok), None)  # NaN fails every comparison
+
+
+def check_out(out: Path | None) -> str | None:
+    """Why the table cannot be written as ``out`` (its suffix, or no permission), found before anything is
+    planned; None when it can. :func:`~strips_int.files.output_file` says the rest (no folder, a FIFO)."""
+    from strips_int.batch.tables import SUFFIXES
+
+    if out is None:
+        return None
+    if out.suffix not in SUFFIXES:
+        return f"--out {out}: the table is written as {', '.join(SUFFIXES)}"
+    folder = out.parent if str(out.parent) else Path(".")
+    if folder.is_dir() and (not os.access(folder, os.W_OK) or (out.is_file() and not os.access(out, os.W_OK))):
+        return f"--out {out}: cannot be written"
+    return None
+
+
+def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[dict[str, Any], list[Any]]:
+    """The domains by name and the start problems the arguments name (:class:`~strips_int.batch.layouts.Start`).
+
+    ``--all-layouts``: every name every grounder knows (of the named domain). Else the grounders that
+    declare a given option are asked, the one declaring most of the given options first (registry order
+    breaks ties); the first given option of the first one that names start problems gives one start
+    problem per value (a folder: its files of the option's suffixes), and each is asked of those
+    grounders in turn, so ``--layout NAME`` reaches JaxMARL's layouts when no Overcooked layout has that name.
+    """
+    from strips_int.batch.layouts import Start
+    from strips_int.grounders import registered, start_names
+
+    given = {dest: value[0] if isinstance(value, list) and len(value) == 1 else value
+             for dest, value in grounder_options(args).items()}
+    named = domain_of(args) if args.domain else None
+    fits = [g for g in registered().values() if named is None or g.domain == named.name]
+    if args.all_layouts:
+        chosen = [g for g in fits if start_names(g)]
+        found = [Start(name, (g.name,), _options(g, given)) for g in chosen for name in start_names(g)]
+    else:
+        chosen = sorted((g for g in fits if any(o.dest in given for o in g.options)),
+                        key=lambda g: -sum(o.dest in given for o in g.options))
+        mine = [o for g in chosen[:1] for o in g.options if o.dest in given]
+        option = next((o for o in mine if o.names), mine[0] if mine else None)
+        if option is None:
+            return ({named.name: named} if named else {}), []
+        several = [o.flag for g in chosen for o in g.options
+                   if o.dest != option.dest and isinstance(given.get(o.dest), list)]
+        if several:
+            parser.error(f"only {option.flag} may name several start problems, not {several[0]}")
+        values = given[option.dest] if isinstance(given[option.dest], list) else [given[option.dest]]
+        found = [Start(str(value), tuple(g.name for g in chosen), tuple({**given, option.dest: value}.items()))
+                 for value in _values(values, option.suffixes)]
+    domains = {named.name: named} if named else {g.domain: domain_of(args, g.domain) for g in chosen}
+    return domains, found
+
+
+def _options(grounder: Any, given: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((o.dest, given[o.dest]) for o in grounder.options if o.dest in given)
+
+
+def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
+    """The values of a start-naming option, each folder replaced by its files of ``suffixes`` (walked,
+    in path order)."""
+    found = []
+    for value in values:
+        folder = Path(value)
+        if suffixes and folder.is_dir():
+            found += sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
+                            key=lambda p: Path(p).parts)
+        else:
+            found.append(value)
+    return found
 
 
 def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
     """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
+    from strips_int.batch.layouts import TABLE_COLUMNS
     from strips_int.batch.tables import table_text, write_table
 
     if as_json and out is None:
@@ -145,55 +176,21 @@ def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = F
         write_table(out, TABLE_COLUMNS, cells)
 
 
-def start_problem(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, Any]:
-    """The domain and problem the arguments name: a PDDL pair, or a grounder's start problem.
+def run_table(args: argparse.Namespace, domains: dict[str, Any], found: list[Any]) -> int:
+    """Classify ``found`` on the engine the arguments name, a row each (progress on standard error), and
+    write the table; exit status 1 when a row is an error."""
+    from strips_int.batch.engines import available_cpus, engine
+    from strips_int.batch.layouts import Settings, table
 
-    The grounders that declare a given option are asked in turn, the one declaring most of the given
-    options first (registry order breaks ties); the first given option of the first one names the
-    layout or scenario, and the first grounder that knows the name answers. So ``--layout NAME``
-    reaches JaxMARL's layouts when no Overcooked layout has that name.
-    """
-    from strips_int.grounders import registered
-    from strips_int.model.problem import load_problem
-
-    given = grounder_options(args)
-    named = domain_of(args) if args.domain else None
-    chosen = [g for g in registered().values() if any(o.dest in given for o in g.options)
-              and (named is None or g.domain == named.name)]
-    chosen.sort(key=lambda g: -sum(o.dest in given for o in g.options))
-    if chosen:
-        name = str(next(given[o.dest] for o in chosen[0].options if o.dest in given))
-        first_error = None
-        for grounder in chosen:
-            mine = {o.dest: given[o.dest] for o in grounder.options if o.dest in given}
-            domain = named or domain_of(args, grounder.domain)
-            try:
-                problem = guarded(name, "reading", lambda: grounder.start_problem(name, domain, **mine))
-            except StripsIntError as exc:
-                first_error = first_error or exc
-                continue
-            if problem is not None:
-                return domain, problem
-        if first_error is not None:
-            raise first_error
-        parser.error(f"no grounder has a start problem named {name!r}")
-    if named is not None and args.problem:
-        return named, load_problem(named, args.problem)
-    parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
-                 "or --all-layouts")
-
-
-def check_numbers(args: argparse.Namespace) -> str | None:
-    """The first numeric option outside its limits, as a usage error; checked before anything is read or planned."""
-    needs = {
-        "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
-        "plans": (1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
-        "jobs": (args.jobs is None or 1 <= args.jobs <= MAX_JOBS, f"from 1 to {MAX_JOBS} jobs"),
-        "soups": (getattr(args, "soups", None) is None or 1 <= args.soups <= MAX_SOUPS,
-                  f"at least 1 soup and at most {MAX_SOUPS}"),
-    }
-    return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest, None))}"
-                 for dest, (ok, need) in needs.items() if not ok), None)  # NaN fails every comparison
+    settings = Settings(args.planner, args.timeout, args.others, args.plans, 1, args.search)
+    start, rows = time.perf_counter(), []
+    for row in table(engine(args.jobs or available_cpus(), args.scheduler, nested=True), domains, settings, found):
+        rows.append(row)
+        print(f"{row['layout']}: {row['verdict']} ({row['seconds'] or row['error']})", file=sys.stderr, flush=True)
+    _write_table(rows, args.out, args.json)
+    errors = sum(row["verdict"] == "error" for row in rows)
+    print(f"{len(rows)} start problems, {errors} errors, in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 1 if errors else 0
 
 
 @command
@@ -204,31 +201,56 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     if wrong is not None:
         print(f"{parser.prog}: error: {wrong}", file=sys.stderr)
         return 2
-    from strips_int.analysis.rc import format_text, required_cooperation
+    if (unwritable := check_out(args.out)) is not None:
+        parser.error(unwritable)
+    from strips_int.analysis.rc import format_text, resolve_planner
+    from strips_int.batch.layouts import Settings, alternatives, classify_alternatives
+    from strips_int.files import output_file
 
     try:
-        if args.all_layouts:
-            from strips_int.batch.tables import SUFFIXES
-            from strips_int.files import output_file
-            from strips_int.grounders.overcooked import known_layouts
-
-            if args.out is not None and args.out.suffix not in SUFFIXES:
-                parser.error(f"--out {args.out}: the table is written as {', '.join(SUFFIXES)}")
-            if args.out is not None:
-                output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
-            start, rows = time.perf_counter(), []
-            names = known_layouts(aliases=False)
-            for name, result in zip(names, classify_layouts(names, 1 if args.soups is None else args.soups,
-                                                            args.planner, args.timeout, args.others, args.jobs)):
-                rows.append(table_row(result, name))
-                print(f"{name}: {rows[-1]['verdict']} ({rows[-1]['seconds'] or rows[-1]['error']})", file=sys.stderr,
-                      flush=True)
-            _write_table(rows, args.out, args.json)
-            print(f"{len(rows)} layouts in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-            return 0
-        domain, problem = start_problem(args, parser)
-        result = required_cooperation(domain, problem, args.planner, args.timeout, args.others, args.plans, args.jobs)
+        if args.out is not None:
+            output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
+        resolve_planner(args.planner)  # an unknown or missing planner is refused before anything is read
+        domains, found = starts(args, parser)
+        several = args.all_layouts or len(found) > 1 or any(Path(v).is_dir() for v in _named_values(args))
+        if several or args.out is not None or args.scheduler:
+            if not found:
+                parser.error("no start problems: give --all-layouts, or names or folders of start problems")
+            return run_table(args, domains, found)
+        settings = Settings(args.planner, args.timeout, args.others, args.plans, args.jobs, args.search)
+        deadline = time.monotonic() + args.timeout
+        if found:
+            domain, known = alternatives(domains, found[0])
+        else:
+            domain, known = _pddl(args, parser, domains)
+        alternative, result = classify_alternatives(domain, known, settings, deadline)
     except StripsIntError as exc:
         return fail(exc)
-    print(json.dumps(result.to_dict()) if args.json else format_text(result))
+    labels = {"rules": alternative.rules, "recipe": alternative.recipe} if alternative.rules else {}
+    if args.json:
+        print(json.dumps({**result.to_dict(), **labels}))
+    else:
+        print(format_text(result))
+        if labels:
+            print(f"  rules {labels['rules']}, recipe {labels['recipe']}")
     return 0
+
+
+def _named_values(args: argparse.Namespace) -> list[str]:
+    from strips_int.grounders import all_options
+
+    return [v for o in all_options() if o.names for v in (getattr(args, o.dest, None) or [])]
+
+
+def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser, domains: dict[str, Any]
+          ) -> tuple[Any, tuple[Any, ...]]:
+    """The domain of a DOMAIN PROBLEM pair (read once, by :func:`starts`) and its problem as the only
+    alternative."""
+    from strips_int.grounders import Alternative
+    from strips_int.model.problem import load_problem
+
+    if not (args.domain and args.problem):
+        parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
+                     "or --all-layouts")
+    domain = next(iter(domains.values()))
+    return domain, (Alternative(load_problem(domain, args.problem)),)

@@ -1,0 +1,173 @@
+"""Required cooperation of many start problems (``rc --all-layouts``, ``rc --grid F1 F2 ...``): a table row each.
+
+A start problem is named by a name (a layout, a grid file, a scenario file) and the grounders that
+may know it, asked in turn through the registry (:func:`strips_int.grounders.start_alternatives`);
+it is classified under its own rules as "some goal" (:func:`strips_int.analysis.rc.some_goal`) in a
+child process of its own (:func:`strips_int.planners.bounded.run_all`), so that the time limit bounds
+all of it, relaxed reachability included: a classification still running then is killed with what
+it started, and is ``unknown`` with the phase it was in. Many start problems run on an engine
+(:mod:`.engines`: local processes or Dask), rows in the order given; one that cannot be read, or
+whose process dies, is its own error row.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from strips_int.analysis.rc import FAST, IDLE, PLANNER, RCResult, some_goal, unfinished
+from strips_int.errors import StripsIntError, guarded
+from strips_int.grounders import Alternative, registered, start_alternatives
+from strips_int.model.domain import Domain
+from strips_int.planners.bounded import PRELOAD, Died, Stopped, run_all
+
+from .engines import Engine
+
+#: Seconds a classification may take past its time limit to send what it found (it stops its own
+#: searches and planner calls at the limit) before it is killed.
+GRACE = 3.0
+#: The RC table's columns (stable names; ``seconds`` last, to be dropped at will).
+TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_length", "interdependencies",
+                 "constructive", "error", "seconds")
+
+
+@dataclass(frozen=True)
+class Start:
+    """A start problem to classify: its name, the grounders that may know it (asked in turn) and their
+    options by ``dest`` (``grid``, ``soups``, ...)."""
+
+    name: str
+    grounders: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to classify (:func:`strips_int.analysis.rc.required_cooperation`'s options); ``timeout`` is
+    per start problem, over all its alternatives."""
+
+    planner: str = "auto"
+    timeout: float = 60.0
+    others: str = IDLE
+    plans: int | None = None
+    jobs: int | None = None
+    search: str = FAST
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A start problem's classification: the deciding alternative and its result, or the error (as text:
+    a :class:`StripsIntError` does not survive pickling)."""
+
+    start: Start
+    alternative: Alternative | None = None
+    result: RCResult | None = None
+    error: str = ""
+    seconds: float = 0.0
+
+
+def alternatives(domains: Mapping[str, Domain], start: Start) -> tuple[Domain, tuple[Alternative, ...]]:
+    """The domain and alternative goals of ``start``: the first of its grounders that knows the name
+    answers (so ``--layout NAME`` reaches JaxMARL's layouts where no Overcooked layout has that name);
+    when none does, the first one's error. ``domains`` holds each grounder's domain by name (or the
+    one domain the user named)."""
+    found = registered()
+    first: StripsIntError | None = None
+    for name in start.grounders:
+        grounder = found[name]
+        domain = domains.get(grounder.domain) or next(iter(domains.values()))
+        options = dict(start.options)
+        try:
+            known = guarded(start.name, "reading",
+                            lambda: start_alternatives(grounder, start.name, domain, **options))
+        except StripsIntError as exc:
+            first = first or exc
+            continue
+        if known:
+            return domain, known
+    raise first or StripsIntError(start.name, None, f"no grounder has a start problem named {start.name!r}")
+
+
+@dataclass(frozen=True)
+class _Classification:
+    """The classification of one start problem's alternatives, for a child process of its own."""
+
+    domain: Domain
+    problems: tuple[Any, ...]
+    settings: Settings
+    deadline: float
+    preload: tuple[str, ...] = ()
+
+    def run(self, phase: Callable[[str], None], timeout: float) -> tuple[int, RCResult]:
+        s = self.settings
+        return some_goal(self.domain, self.problems, s.planner, s.timeout, s.others, s.plans, s.jobs, self.deadline,
+                         s.search, phase)
+
+
+def classify(domains: Mapping[str, Domain], settings: Settings, start: Start) -> Outcome:
+    """``start`` classified within ``settings.timeout`` seconds, reading included."""
+    began, deadline = time.perf_counter(), time.monotonic() + settings.timeout
+    try:
+        domain, found = alternatives(domains, start)
+        alternative, result = classify_alternatives(domain, found, settings, deadline)
+    except StripsIntError as exc:
+        return Outcome(start, error=str(exc), seconds=time.perf_counter() - began)
+    return Outcome(start, alternative, result, seconds=time.perf_counter() - began)
+
+
+def classify_alternatives(domain: Domain, found: Sequence[Alternative], settings: Settings, deadline: float
+                          ) -> tuple[Alternative, RCResult]:
+    """The deciding alternative of ``found`` and its result, classified in a child process of its own
+    by ``deadline`` (a ``time.monotonic()`` instant); a child that dies is an error."""
+    began = time.perf_counter()
+    # The planner path calls the planner for every problem: unified-planning is imported once, here,
+    # not in each classification's process (1.5 s); the fast path seldom calls it.
+    planned = settings.search == PLANNER or settings.plans is not None
+    work = _Classification(domain, tuple(a.problem for a in found), settings, deadline, PRELOAD if planned else ())
+    [answer] = run_all([work], deadline, jobs=1, grace=GRACE)
+    if isinstance(answer, Died):
+        raise StripsIntError(found[0].problem.source, None, f"its classification's process died (exit code "
+                             f"{answer.exit_code}; out of memory?)")
+    if isinstance(answer, Stopped):
+        return found[0], unfinished(domain, found[0].problem, answer.phase, time.perf_counter() - began,
+                                    settings.planner, settings.others, settings.search)
+    index, result = answer
+    return found[index], result
+
+
+def table_row(outcome: Outcome) -> dict[str, Any]:
+    """One row of the RC table (:data:`TABLE_COLUMNS`)."""
+    row = {**dict.fromkeys(TABLE_COLUMNS, ""), "layout": outcome.start.name}
+    if outcome.result is None:
+        return {**row, "verdict": "error", "error": outcome.error}
+    result, alternative = outcome.result, outcome.alternative
+    counts = result.reports[0].counts if result.reports else {}
+    return {
+        **row,
+        "rules": alternative.rules if alternative else "",
+        "recipe": alternative.recipe if alternative else "",
+        "verdict": result.verdict,
+        "reason": result.reason or "",
+        "joint_plan_length": len(result.joint.plan) if result.joint.plan is not None else "",
+        "interdependencies": counts.get("interdependencies", ""),
+        "constructive": counts.get("constructive", ""),
+        "seconds": f"{outcome.seconds:.2f}",
+    }
+
+
+def classified_row(shared: tuple[Mapping[str, Domain], Settings], start: Start) -> dict[str, Any]:
+    """:func:`table_row` of :func:`classify` (an engine's work: ``shared`` reaches each worker once)."""
+    domains, settings = shared
+    return table_row(classify(domains, settings, start))
+
+
+def lost_row(start: Start, how: str) -> dict[str, Any]:
+    """The row of a start problem whose worker died on it twice, or that the cluster lost."""
+    return table_row(Outcome(start, error=f"{start.name}: its classification was lost ({how})"))
+
+
+def table(engine: Engine, domains: Mapping[str, Domain], settings: Settings, starts: Sequence[Start]
+          ) -> Iterator[dict[str, Any]]:
+    """The table's rows of ``starts``, in order, classified on ``engine``."""
+    return engine.map(classified_row, (dict(domains), settings), starts, lost_row)
