@@ -9,11 +9,11 @@ import pytest
 from helpers import EXAMPLES, ROOT, SAR
 
 from strips_int import load_domain, load_problem
-from strips_int.model.domain import packaged_domain
-from strips_int.grounders.overcooked import get_layout, load_grid
-from strips_int.grounders.overcooked.lift import layout_problem
 from strips_int.analysis.rc import required_cooperation
 from strips_int.cli.rc import main
+from strips_int.grounders.overcooked import get_layout, load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.model.domain import packaged_domain
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
@@ -187,11 +187,11 @@ def test_every_layout_verdict_agrees_with_a_flood_fill(layout_table):
 
 def test_all_layouts_table_formats(tmp_path, capsys, layout_table):
     """Stable column names, each layout's own rules and recipe, and .tex/.md/--json outputs; other suffixes refused."""
-    from strips_int.grounders.overcooked.layouts import _overcooked_ai_layout_files
+    from strips_int.grounders.overcooked.layouts import overcooked_ai_layout_files
 
     assert all(" " not in column for row in layout_table.values() for column in row)
     assert layout_table["forced_coordination"]["rules"] == "old"
-    if "counter_circuit" in _overcooked_ai_layout_files():  # overcooked-ai's: soups with a tomato only
+    if "counter_circuit" in overcooked_ai_layout_files():  # overcooked-ai's: soups with a tomato only
         assert (layout_table["counter_circuit"]["rules"], layout_table["counter_circuit"]["recipe"]) == (
             "new", "onion+tomato")
     with pytest.raises(SystemExit):
@@ -200,16 +200,15 @@ def test_all_layouts_table_formats(tmp_path, capsys, layout_table):
 
 
 def test_table_writers_tex_json_and_error_rows(tmp_path, capsys):
+    from strips_int.batch.layouts import TABLE_COLUMNS, Outcome, Start, table_row, write_layout_table
     from strips_int.errors import StripsIntError
-    from strips_int.batch.layouts import TABLE_COLUMNS, Outcome, Start, table_row
-    from strips_int.cli.rc import _write_table
 
     row = table_row(Outcome(Start("x_y", ()), error=str(StripsIntError("x.layout", None, "not an overcooked-ai "
                                                                       "layout file"))))
     assert (row["layout"], row["verdict"], row["seconds"]) == ("x_y", "error", "")
     assert list(row) == list(TABLE_COLUMNS) and TABLE_COLUMNS[-1] == "seconds"
-    _write_table([row], tmp_path / "t.tex")
+    write_layout_table([row], tmp_path / "t.tex")
     tex = (tmp_path / "t.tex").read_text()
     assert r"\begin{tabular}" in tex and r"x\_y &  &  & error" in tex and r"joint\_plan\_length" in tex
-    _write_table([row], None, as_json=True)
+    write_layout_table([row], None, as_json=True)
     assert json.loads(capsys.readouterr().out)["error"] == "x.layout: not an overcooked-ai layout file"

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from strips_int.model.domain import packaged_domain
-from strips_int.grounders.overcooked import get_layout, load_grid
-from strips_int.grounders.overcooked.lift import layout_problem
 from strips_int.analysis.rc import required_cooperation
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
 from strips_int.cli.rc import main
 from strips_int.errors import ArgumentError, StripsIntError, brief
+from strips_int.grounders.overcooked import get_layout, load_grid
+from strips_int.grounders.overcooked.lift import layout_problem
+from strips_int.model.domain import packaged_domain
 
 CORRIDOR = ROOT / "examples" / "overcooked" / "corridor.grid"
 
@@ -198,13 +198,12 @@ def test_parallel_calls_give_the_sequential_answers(overcooked, name, others):
 
 
 def test_latex_table_escapes_every_special(tmp_path):
+    from strips_int.batch.layouts import Outcome, Start, table_row, write_layout_table
     from strips_int.errors import StripsIntError
-    from strips_int.batch.layouts import Outcome, Start, table_row
-    from strips_int.cli.rc import _write_table
 
     error = StripsIntError("a~b^c.layout", None, "50% <of> {x} | $y & #z \\ w\nnext")
     row = table_row(Outcome(Start("a~b^c", ()), error=str(error)))
-    _write_table([row], tmp_path / "t.tex")
+    write_layout_table([row], tmp_path / "t.tex")
     body = (tmp_path / "t.tex").read_text().split(r"\midrule")[1].split(r"\bottomrule")[0]
     assert r"a\textasciitilde{}b\textasciicircum{}c" in body
     # (the error's line break is shown as its escape, errors.printable: a backslash LaTeX escapes)

@@ -23,7 +23,7 @@ from strips_int.model.trace import ActionGrounder, Trace
 
 from ..base import GAMES, Alternative, BaseGrounder, Drawing, Kind, Option, check_actions
 from .formats import Game, detect, episode_game, human_seat, read_games
-from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, _overcooked_ai_layout_files, blank_starts, get_layout,
+from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, overcooked_ai_layout_files, blank_starts, get_layout,
                       known_layouts, load_grid, parse_grid)
 from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
 
@@ -216,7 +216,7 @@ def recorded_terrain(game: Game) -> Layout:
     """The terrain a game records; with the orders and values of the overcooked-ai layout of its name
     when that layout has the same grid (the recorded files do not log recipe values)."""
     recorded = parse_grid("\n".join(game.terrain or ()), game.layout or "recorded", game.source)
-    path = _overcooked_ai_layout_files().get(game.layout or "")
+    path = overcooked_ai_layout_files().get(game.layout or "")
     if path is not None:
         named = load_grid(path)
         if blank_starts(named.rows) == recorded.rows:

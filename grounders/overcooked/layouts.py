@@ -120,7 +120,7 @@ def parse_grid(text: str, name: str, source: str) -> Layout:
 
 def known_layouts(aliases: bool = True) -> list[str]:
     """The layout names this package knows, overcooked-ai's included when installed; old names unless ``aliases`` is False."""
-    return sorted(set(_CLASSIC) | (set(ALIASES) if aliases else set()) | set(_overcooked_ai_layout_files()))
+    return sorted(set(_CLASSIC) | (set(ALIASES) if aliases else set()) | set(overcooked_ai_layout_files()))
 
 
 def get_layout(name: str) -> Layout:
@@ -133,7 +133,7 @@ def get_layout(name: str) -> Layout:
     canonical = ALIASES.get(name, name)
     if canonical in _CLASSIC:
         return _classic(canonical)
-    files = _overcooked_ai_layout_files()
+    files = overcooked_ai_layout_files()
     if name in files:
         return _read_layout_file(files[name], name)
     known = known_layouts()
@@ -154,7 +154,7 @@ def grids_named(name: str) -> frozenset[tuple[str, ...]]:
     name this package does not know (a file's own layout may be anything)."""
     names = {name, ALIASES.get(name, name), OLD_RULES_NAMES.get(name, name)}
     layouts = [_classic(n) for n in names if n in _CLASSIC]
-    files = _overcooked_ai_layout_files()
+    files = overcooked_ai_layout_files()
     layouts += [_read_layout_file(files[n], n) for n in names if n in files]
     return frozenset(blank_starts(layout.rows) for layout in layouts)
 
@@ -187,7 +187,7 @@ def load_grid(path: str | Path) -> Layout:
     return parse_grid(read_text(path), path.stem, str(path))
 
 
-def _overcooked_ai_layout_files() -> dict[str, Path]:
+def overcooked_ai_layout_files() -> dict[str, Path]:
     """overcooked-ai's layout files, found without importing the package."""
     spec = importlib.util.find_spec("overcooked_ai_py")
     if spec is None or not spec.submodule_search_locations:

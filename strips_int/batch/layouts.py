@@ -12,8 +12,10 @@ whose process dies, is its own error row.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from strips_int.analysis.rc import FAST, IDLE, PLANNER, RCResult, some_goal, unfinished
@@ -23,6 +25,7 @@ from strips_int.model.domain import Domain
 from strips_int.planners.bounded import PRELOAD, Died, Stopped, run_all
 
 from .engines import Engine
+from .tables import table_text, write_table
 
 #: Seconds a classification may take past its time limit to send what it found (it stops its own
 #: searches and planner calls at the limit) before it is killed.
@@ -171,3 +174,16 @@ def table(engine: Engine, domains: Mapping[str, Domain], settings: Settings, sta
           ) -> Iterator[dict[str, Any]]:
     """The table's rows of ``starts``, in order, classified on ``engine``."""
     return engine.map(classified_row, (dict(domains), settings), starts, lost_row)
+
+
+def write_layout_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
+    """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
+    if as_json and out is None:
+        for row in rows:
+            print(json.dumps(row))
+        return
+    cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
+    if out is None:
+        print(table_text(".md", TABLE_COLUMNS, cells), end="")
+    else:
+        write_table(out, TABLE_COLUMNS, cells)

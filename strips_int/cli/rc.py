@@ -160,34 +160,18 @@ def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
     return found
 
 
-def _write_table(rows: list[dict[str, Any]], out: Path | None, as_json: bool = False) -> None:
-    """The table as JSON lines (``as_json``), or to ``out`` by its suffix (.csv, .md, .tex), or Markdown on stdout."""
-    from strips_int.batch.layouts import TABLE_COLUMNS
-    from strips_int.batch.tables import table_text, write_table
-
-    if as_json and out is None:
-        for row in rows:
-            print(json.dumps(row))
-        return
-    cells = [[row[c] for c in TABLE_COLUMNS] for row in rows]
-    if out is None:
-        print(table_text(".md", TABLE_COLUMNS, cells), end="")
-    else:
-        write_table(out, TABLE_COLUMNS, cells)
-
-
 def run_table(args: argparse.Namespace, domains: dict[str, Any], found: list[Any]) -> int:
     """Classify ``found`` on the engine the arguments name, a row each (progress on standard error), and
     write the table; exit status 1 when a row is an error."""
     from strips_int.batch.engines import available_cpus, engine
-    from strips_int.batch.layouts import Settings, table
+    from strips_int.batch.layouts import Settings, table, write_layout_table
 
     settings = Settings(args.planner, args.timeout, args.others, args.plans, 1, args.search)
     start, rows = time.perf_counter(), []
     for row in table(engine(args.jobs or available_cpus(), args.scheduler, nested=True), domains, settings, found):
         rows.append(row)
         print(f"{row['layout']}: {row['verdict']} ({row['seconds'] or row['error']})", file=sys.stderr, flush=True)
-    _write_table(rows, args.out, args.json)
+    write_layout_table(rows, args.out, args.json)
     errors = sum(row["verdict"] == "error" for row in rows)
     print(f"{len(rows)} start problems, {errors} errors, in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 1 if errors else 0

@@ -1,4 +1,4 @@
-"""Issue 15's reproducers, one per defect kind, each through the real command line in a child process.
+"""Defects of earlier rounds, one per kind, each through the real command line in a child process.
 
 The promise: exit 1 (a game failed) or 2 (bad domain or usage), exactly one
 error line naming the bad file (or option), never a traceback, within 60 s.
