@@ -18,17 +18,8 @@ from typing import Sequence
 from strips_int.errors import StripsIntError, guarded
 from strips_int.files import output_file
 
-from .contract import (
-    Parser,
-    add_domain_argument,
-    add_grounder_options,
-    add_pragma_options,
-    command,
-    domain_of,
-    fail,
-    grounder_options,
-    swapped_arguments,
-)
+from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
+                       grounder_options, swapped_arguments)
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:

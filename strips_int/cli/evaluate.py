@@ -20,19 +20,8 @@ from typing import Any, Sequence
 
 from strips_int.errors import printable
 
-from .contract import (
-    Parser,
-    add_domain_argument,
-    add_grounder_options,
-    add_pragma_options,
-    command,
-    domain_of,
-    fail,
-    grounder_options,
-    out_folder,
-    pragmas,
-    whole,
-)
+from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
+                       grounder_options, out_folder, pragmas, whole)
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:

@@ -22,16 +22,8 @@ from typing import Any, Sequence
 
 from strips_int.errors import StripsIntError, brief
 
-from .contract import (
-    DOMAIN_HELP,
-    Parser,
-    add_grounder_options,
-    add_pragma_options,
-    command,
-    domain_of,
-    fail,
-    grounder_options,
-)
+from .contract import (DOMAIN_HELP, Parser, add_grounder_options, add_pragma_options, command, domain_of, fail,
+                       grounder_options)
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
