@@ -23,7 +23,6 @@ from strips_int.errors import StripsIntError
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
 from .record import kept_states
-from .rollout import STATE_FIELDS
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
@@ -87,7 +86,7 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
         raise StripsIntError(source, None, f"'rewards' must hold one number per joint action ({len(actions)})")
     count = len(fields["step"])
     if any(len(fields[key]) != count for key in fields) or count == 0:
-        raise StripsIntError(source, None, f"the state arrays ({', '.join(STATE_FIELDS)}) must have one equal, "
+        raise StripsIntError(source, None, f"the state arrays ({', '.join(fields)}) must have one equal, "
                              "non-zero length")
     count = kept_states(fields["step"], len(actions), source)
     padding = (fields["maze_map"].shape[1] - height) // 2
