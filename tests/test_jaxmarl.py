@@ -132,3 +132,9 @@ def test_start_problem_by_jaxmarl_layout_name(rollouts):
     assert facts["start_forced_coord_at"] == ["at player0 c1_2", "at player1 c3_1"]
     assert facts["start_prefixed_name"] == "overcooked-cramped_room"
     assert facts["start_unknown"] is None
+
+
+def test_an_unknown_name_after_the_jaxmarl_prefix_names_jaxmarls_layouts(domain):
+    with pytest.raises(StripsIntError, match=r"^layout 'jaxmarl:cramped_rom': unknown JaxMARL Overcooked layout "
+                                             r"'cramped_rom'; did you mean cramped_room\? \(\d+ known: .*forced_coord"):
+        GROUNDER.start_problem("jaxmarl:cramped_rom", domain)

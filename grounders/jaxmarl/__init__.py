@@ -95,8 +95,8 @@ import json, sys
 import numpy as np
 from jaxmarl.environments.overcooked.layouts import overcooked_layouts
 layout = overcooked_layouts.get(sys.argv[1])
-print(json.dumps(None if layout is None else {key: np.asarray(value).ravel().tolist()
-                                              for key, value in layout.items()}))
+print(json.dumps({"known": sorted(overcooked_layouts)} if layout is None else {
+    key: np.asarray(value).ravel().tolist() for key, value in layout.items()}))
 """
 #: The same for OvercookedV2's ``overcooked_v2_layouts``: static tiles, start cells, possible recipes (or, for a
 #: name it does not have, the names it has).
@@ -129,13 +129,26 @@ def _from_jaxmarl(code: str, name: str) -> Any:
     return json.loads(lines[-1])
 
 
-def jaxmarl_layout(name: str) -> Layout | None:
+def _unknown(source: str, kind: str, name: str, known: list[str]) -> StripsIntError:
+    """The error for a layout name jaxmarl does not have: the closest of its names, and all of them."""
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return StripsIntError(source, None, f"unknown {kind} layout {brief(name)}"
+                          + (f"; did you mean {close[0]}?" if close else "")
+                          + f" ({len(known)} known: {', '.join(known)})")
+
+
+def jaxmarl_layout(name: str, named: bool = False) -> Layout | None:
     """JaxMARL's layout ``name`` (from ``overcooked_layouts``, agents on its start tiles), or None:
-    unknown, or jaxmarl not installed."""
+    unknown, or jaxmarl not installed. ``named``: the name came with the ``jaxmarl:`` prefix, so an
+    unknown one is an error naming JaxMARL's layouts."""
     from .rollout import layout_rows
 
     layout = _from_jaxmarl(_LAYOUT_CHILD, name)
     if layout is None:
+        return None
+    if "known" in layout:
+        if named:
+            raise _unknown(f"layout {brief('jaxmarl:' + name)}", "JaxMARL Overcooked", name, layout["known"])
         return None
     width = int(layout["width"][0])
     layout["height"], layout["width"] = int(layout["height"][0]), width
@@ -154,10 +167,7 @@ def jaxmarl_v2_layout(name: str) -> V2Layout:
         raise StripsIntError(source, None, "OvercookedV2's layouts are read from jaxmarl: install the extra "
                              "(pip install -e '.[jaxmarl]')")
     if "known" in layout:
-        close = difflib.get_close_matches(name, layout["known"], n=1, cutoff=0.6)
-        raise StripsIntError(source, None, f"unknown OvercookedV2 layout {brief(name)}"
-                             + (f"; did you mean {close[0]}?" if close else "")
-                             + f" ({len(layout['known'])} known: {', '.join(layout['known'])})")
+        raise _unknown(source, "OvercookedV2", name, layout["known"])
     return V2Layout(name=name, static=tuple(map(tuple, layout["static"])), starts=tuple(map(tuple, layout["starts"])),
                     recipes=tuple(map(tuple, layout["recipes"])))
 
@@ -225,7 +235,7 @@ def _named_layout(name: str) -> Layout | None:
     the ``jaxmarl:`` prefix (the Overcooked one comes first)."""
     if not name.startswith("jaxmarl:") and name in known_layouts():
         return None
-    return jaxmarl_layout(name.removeprefix("jaxmarl:"))
+    return jaxmarl_layout(name.removeprefix("jaxmarl:"), named=name.startswith("jaxmarl:"))
 
 
 GROUNDER = _JaxMARL()
