@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 T = TypeVar("T")
 
@@ -64,6 +64,15 @@ def brief(value: object, limit: int = 60) -> str:
     if isinstance(value, dict):
         return f"an object with {len(value)} keys"
     return f"a {type(value).__name__}"
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a mistyped ``word`` most likely meant (difflib, similarity 0.6 or more), for a "did you
+    mean" in an error; None when none is close. (difflib is imported here: only errors need it.)"""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def cut(text: str, limit: int = 80) -> str:

@@ -14,7 +14,6 @@ environment's entry in :mod:`strips_int.grounders`.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import json
@@ -23,7 +22,7 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError, brief, closest
 
 from ..base import GAMES, Alternative, BaseGrounder, Kind, Option
 from ..overcooked.layouts import Layout, known_layouts
@@ -131,9 +130,9 @@ def _from_jaxmarl(code: str, name: str) -> Any:
 
 def _unknown(source: str, kind: str, name: str, known: list[str]) -> StripsIntError:
     """The error for a layout name jaxmarl does not have: the closest of its names, and all of them."""
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    close = closest(name, known)
     return StripsIntError(source, None, f"unknown {kind} layout {brief(name)}"
-                          + (f"; did you mean {close[0]}?" if close else "")
+                          + (f"; did you mean {close}?" if close else "")
                           + f" ({len(known)} known: {', '.join(known)})")
 
 

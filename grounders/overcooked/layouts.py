@@ -8,14 +8,13 @@ floor, digits floor start tiles (``1`` is player 0's).
 from __future__ import annotations
 
 import ast
-import difflib
 import functools
 import importlib.util
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from strips_int.errors import StripsIntError, brief
+from strips_int.errors import StripsIntError, brief, closest
 from strips_int.files import read_text
 
 from .recipes import Recipe, Times, Values, layout_orders, layout_times, layout_values, orders_of
@@ -137,12 +136,12 @@ def get_layout(name: str) -> Layout:
     if name in files:
         return _read_layout_file(files[name], name)
     known = known_layouts()
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    close = closest(name, known)
     more = "" if files else "; overcooked-ai's own once it is installed"
     listed = f"{len(known)} known" if close else f"{len(known)} known: {_listed(known)}"
     raise StripsIntError(
         f"layout {brief(name)}", None,
-        f"unknown layout {brief(name)}" + (f"; did you mean {close[0]}?" if close else "")
+        f"unknown layout {brief(name)}" + (f"; did you mean {close}?" if close else "")
         + f" ({listed}{more}; or give a grid file)",
     )
 

@@ -21,13 +21,12 @@ by ``manifest.json`` and resumable after an interruption (:mod:`.outputs`).
 from __future__ import annotations
 
 import contextlib
-import difflib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, closest
 from strips_int.grounders import check_options
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.task import Problem
@@ -84,13 +83,13 @@ def write_tables(out: Path, keys: Sequence[str], resamples: int, seed: int, chec
 
 def unknown_keys(keys: Sequence[str], columns: Sequence[str], where: str, who: str = "no game has a column") -> None:
     """Raise, naming ``where`` the columns come from, when a group key is none of ``columns``: "did you
-    mean agent?" for a close one (difflib), else the columns there are."""
+    mean agent?" for a close one (:func:`~strips_int.errors.closest`), else the columns there are."""
     missing = [k for k in keys if k not in columns]
     if not missing:
         return
     key = missing[0]
-    close = difflib.get_close_matches(key, [c for c in columns if c != "error"], n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]}?" if close else f"the games' columns: {', '.join(columns[:12])} ..."
+    close = closest(key, [c for c in columns if c != "error"])
+    hint = f"did you mean {close}?" if close else f"the games' columns: {', '.join(columns[:12])} ..."
     raise StripsIntError(where, "group keys", f"{who} {key!r} to group by ({hint})")
 
 
@@ -104,7 +103,7 @@ def check_group_keys(domain: Domain, files: Sequence[Path], options: Mapping[str
             if isinstance(result, Report):
                 columns = list(game_row(result))
                 close = [k for k in keys if k not in columns
-                         and difflib.get_close_matches(k, columns, n=1, cutoff=0.6)]
+                         and closest(k, columns)]
                 unknown_keys(close, columns, str(path), "its first game has no column")
                 return
             break  # the file's first game failed: its error row will say why; try the next file
@@ -163,12 +162,11 @@ def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = 
     are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
     inputs = study.inputs()
     picked = study.picked
+    files, options = [study.files[k] for k in picked], with_problem(study.options, study.problem)
     if study.chosen_keys and not resume:
-        check_group_keys(study.domain, [study.files[k] for k in picked], with_problem(study.options, study.problem),
-                         study.group_by)
+        check_group_keys(study.domain, files, options, study.group_by)
     counts = resumable(out, inputs) if resume else []
-    batches = runner.rows(study.domain, [study.files[k] for k in picked[len(counts):]],
-                          with_problem(study.options, study.problem))
+    batches = runner.rows(study.domain, files[len(counts):], options)
     if not resume:
         fresh(out)
     tally = journal_tally(out, counts, len(picked)) if counts else Tally(len(picked))
