@@ -109,8 +109,10 @@ def test_files_over_the_size_limit_are_refused(tmp_path, monkeypatch):
 
 
 #: A 10 GB file, sparse (nothing written, nothing need be read), of each kind a game reader sniffs: empty, or
-#: opening as its format does (an overcooked-ai CSV header, an episode JSON's first key).
-SPARSE = {"big.json": b"", "big.csv": b"", "episode.json": b'{"ep_states": [', "trials.csv": b"state,joint_action\n"}
+#: opening as its format does (an overcooked-ai CSV header, an episode JSON's first key, a hanab.live game's
+#: first action with no card yet: the Hanabi sniffer read such a file whole, 3 GB for a 3 GB file).
+SPARSE = {"big.json": b"", "big.csv": b"", "episode.json": b'{"ep_states": [', "trials.csv": b"state,joint_action\n",
+          "hanabi.json": b'{"players": ["a", "b"], "actions": [{"type": 0, "target": 1, "value": 0}'}
 
 
 def sparse_games(folder: Path) -> list[Path]:
@@ -147,7 +149,7 @@ def test_evaluate_neither_reads_nor_hashes_a_10_gb_file(tmp_path):
     out = tmp_path / "out"
     lines = check_cli(run_cli("strips_int.evaluate", "overcooked", str(tmp_path / "games"), "--out", str(out),
                               "--jobs", "2"), codes=(1,))
-    assert len(lines) == 5  # the four, and the SAR trace that is no Overcooked game
+    assert len(lines) == len(SPARSE) + 1  # each, and the SAR trace that is no Overcooked game
     inputs = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["inputs"]["files"]}
     for path in paths:
         assert inputs[str(path)]["size"] == 10 * 2**30 and inputs[str(path)]["sha256"] is None

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_json
+from strips_int.files import MAX_INPUT_BYTES, read_json, regular_file
 
 from .variants import SUPPORTED, Variant, variant
 
@@ -76,12 +76,15 @@ def detect(path: Path) -> bool:
     if not path.name.lower().endswith(".json"):
         return False
     try:
+        size = regular_file(path)
         with open(path, "rb", buffering=0) as handle:
             start = handle.read(4096)
             if _CARD_KEY in start:  # a substring search first: most files are no game, and have neither key
                 return bool(_CARD.search(start))
-            return _ACTION_KEY in start and bool(_ACTION.search(start)) and bool(_CARD.search(handle.readall()))
-    except (OSError, ValueError):  # ValueError: a NUL in the path
+            # the rest is read only within the input limit: a larger file is refused by its size when read
+            return (_ACTION_KEY in start and bool(_ACTION.search(start)) and size <= MAX_INPUT_BYTES
+                    and bool(_CARD.search(handle.read(MAX_INPUT_BYTES))))
+    except (OSError, ValueError, StripsIntError):  # ValueError: a NUL in the path
         return False
 
 
