@@ -140,9 +140,14 @@ def check_options(paths: Sequence[Path], options: Mapping[str, Any]) -> None:
     """Each grounder's :meth:`~.base.Grounder.check_options` on a batch's files, with the options it declares."""
     for grounder in registered().values():
         check = getattr(grounder, "check_options", None)
-        mine = {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
+        mine = own_options(grounder, options)
         if check is not None and mine:
             check(paths, **mine)
+
+
+def own_options(grounder: Grounder, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Of ``options`` (by ``dest``), those ``grounder`` declares that were given (not None)."""
+    return {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
 
 
 def all_options() -> tuple[Option, ...]:
@@ -218,8 +223,7 @@ def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str
     except StripsIntError as exc:
         yield exc
         return
-    mine = {o.dest for o in grounder.options}
     try:  # a grounder that raises instead of yielding still costs only the rest of its file
-        yield from grounder.read(path, domain, **{k: v for k, v in options.items() if k in mine and v is not None})
+        yield from grounder.read(path, domain, **own_options(grounder, options))
     except StripsIntError as exc:
         yield exc

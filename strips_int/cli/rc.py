@@ -107,7 +107,7 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
     grounders in turn, so ``--layout NAME`` reaches JaxMARL's layouts when no Overcooked layout has that name.
     """
     from strips_int.batch.layouts import Start
-    from strips_int.grounders import registered, start_names
+    from strips_int.grounders import own_options, registered, start_names
 
     given = {dest: value[0] if isinstance(value, list) and len(value) == 1 else value
              for dest, value in grounder_options(args).items()}
@@ -115,7 +115,8 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
     fits = [g for g in registered().values() if named is None or g.domain == named.name]
     if args.all_layouts:
         chosen = [g for g in fits if start_names(g)]
-        found = [Start(name, (g.name,), _options(g, given)) for g in chosen for name in start_names(g)]
+        found = [Start(name, (g.name,), tuple(own_options(g, given).items())) for g in chosen
+                 for name in start_names(g)]
     else:
         chosen = sorted((g for g in fits if any(o.dest in given for o in g.options)),
                         key=lambda g: -sum(o.dest in given for o in g.options))
@@ -132,10 +133,6 @@ def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[d
                  for value in _values(values, option.suffixes)]
     domains = {named.name: named} if named else {g.domain: domain_of(args, g.domain) for g in chosen}
     return domains, found
-
-
-def _options(grounder: Any, given: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple((o.dest, given[o.dest]) for o in grounder.options if o.dest in given)
 
 
 def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
