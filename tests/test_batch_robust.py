@@ -73,10 +73,17 @@ def test_every_exception_is_a_row_in_worker_processes_too(tmp_path, capsys):
     assert len(read_csv(tmp_path / "out" / "games.csv")) == 7 + len(words)
 
 
+def text_now(path: Path) -> str:
+    """What ``path`` holds at this instant, or "" while it is absent (a run replaces and removes files as it goes)."""
+    try:
+        return path.read_text()
+    except (FileNotFoundError, ProcessLookupError):  # the latter: /proc of a process being reaped
+        return ""
+
+
 def children(pid: int) -> list[int]:
     """The child processes of ``pid`` (Linux /proc)."""
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(p) for p in path.read_text().split()] if path.exists() else []
+    return [int(p) for p in text_now(Path(f"/proc/{pid}/task/{pid}/children")).split()]
 
 
 @needs_study
@@ -94,7 +101,7 @@ def test_a_killed_worker_does_not_hang_the_batch_and_loses_no_game(tmp_path):
         while victim is None and run.poll() is None:
             jsonl = out / "games.jsonl"
             workers = children(run.pid)
-            if len(workers) == 2 and jsonl.exists() and jsonl.read_text().count("\n") >= 3:
+            if len(workers) == 2 and text_now(jsonl).count("\n") >= 3:
                 victim = workers[0]
                 os.kill(victim, signal.SIGKILL)  # as the OOM killer does
             time.sleep(0.01)
@@ -134,7 +141,7 @@ def test_workers_end_when_the_evaluate_process_is_killed(tmp_path):
         while run.poll() is None and time.monotonic() < deadline:
             workers = children(run.pid)
             jsonl = out / "games.jsonl"
-            if len(workers) == 2 and jsonl.exists() and jsonl.read_text().count("\n") >= 3:
+            if len(workers) == 2 and text_now(jsonl).count("\n") >= 3:
                 run.kill()
                 break
             time.sleep(0.01)
@@ -189,8 +196,8 @@ def interrupted(command: list, out: Path, signum: int) -> subprocess.CompletedPr
     run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:
         while run.poll() is None:
-            running = (out / "manifest.json").exists() and '"running"' in (out / "manifest.json").read_text()
-            if running and (out / "games.jsonl").exists() and (out / "games.jsonl").read_text().count("\n") >= 3:
+            running = '"running"' in text_now(out / "manifest.json")
+            if running and text_now(out / "games.jsonl").count("\n") >= 3:
                 run.send_signal(signum)
                 break
             time.sleep(0.01)
