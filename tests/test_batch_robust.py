@@ -274,9 +274,11 @@ def test_a_second_run_into_a_folder_in_use_is_refused_and_a_stale_lock_taken_ove
 
 @needs_study
 def test_two_runs_at_once_into_one_folder_one_is_refused(tmp_path, capsys):
+    """The first run reads all 302 games, so it still holds the folder when the second (started once its
+    first game is written) asks for it."""
     out = tmp_path / "out"
-    first = subprocess.Popen(evaluate_command(OVERCOOKED, "--files-from", sixty_games(tmp_path), "--out", out,
-                                              "--jobs", "1"), stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(evaluate_command(OVERCOOKED, USER_STUDY, "--out", out, "--jobs", "1"),
+                             stderr=subprocess.PIPE, text=True)
     try:
         while not (out / "games.jsonl").exists() and first.poll() is None:
             time.sleep(0.01)
@@ -285,8 +287,8 @@ def test_two_runs_at_once_into_one_folder_one_is_refused(tmp_path, capsys):
         _, err = first.communicate(timeout=300)
     finally:
         first.kill()
-    assert first.returncode == 0 and "60 games, 0 errors" in err
-    assert len(read_csv(out / "games.csv")) == 60
+    assert first.returncode == 0 and "302 games, 0 errors" in err
+    assert len(read_csv(out / "games.csv")) == 302
 
 
 # --- the walk --------------------------------------------------------------------------------------
