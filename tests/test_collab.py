@@ -251,7 +251,7 @@ def test_a_truncated_episode_is_an_error_naming_the_turn(tmp_path: Path) -> None
     text = ESCAPE_EXAMPLE.read_text()
     cut = tmp_path / "cut.jsonl"
     cut.write_text(text[: text.index("\n", text.index('"turn": 5')) - 40])
-    assert _error(cut, "collab_escape").startswith(f"{cut}: line 6: malformed JSON")
+    assert _error(cut, "collab_escape").startswith(f"{cut}: turn 5 (line 6): malformed JSON")
     assert "truncated" in _error(cut, "collab_escape")
     whole_lines = tmp_path / "lines.jsonl"
     whole_lines.write_text("".join(text.splitlines(keepends=True)[:4]))

@@ -139,7 +139,8 @@ def read_episode(path: str | Path) -> Episode:
             rows.append(parse_json(line, source))
         except StripsIntError as exc:
             cut = " (truncated: the last line does not end, the game was cut off)" if number == len(lines) and not ended else ""
-            raise StripsIntError(source, f"line {number}", exc.message + cut) from None
+            where = f"turn {number - 1} (line {number})" if number > 1 else "line 1"
+            raise StripsIntError(source, where, exc.message + cut) from None
     first = rows[0]
     if not isinstance(first, dict) or first.get("format") != FORMAT or first.get("game") not in GAMES:
         raise StripsIntError(source, "line 1", f"a Collab episode starts with {{\"format\": \"{FORMAT}\", \"game\": "

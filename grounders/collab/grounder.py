@@ -40,8 +40,9 @@ class CollabGrounder(BaseGrounder):
 
     def __init__(self, game: str, flag: str) -> None:
         self.name = self.domain = game
-        self.options = (Option(flag, f"{game}_start", f"RC: refused ({NO_RC[game].split(':')[0]})", "NAME",
-                               use="start", names=True),)
+        who = "thief" if game == "collab_capture" else "killer"
+        self.options = (Option(flag, f"{game}_start", f"RC: refused for {game}, whose {who} follows a policy, not a "
+                               "plan", "NAME", use="start", names=True),)
 
     @property
     def actions(self) -> frozenset[str]:
@@ -71,4 +72,4 @@ class CollabGrounder(BaseGrounder):
             yield exc
 
     def start_problem(self, name: str, domain: Domain, **_: Any) -> Problem | None:
-        raise StripsIntError(name, None, NO_RC[self.name])
+        raise StripsIntError(self.name, None, NO_RC[self.name])
