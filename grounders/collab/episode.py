@@ -18,10 +18,11 @@ depends. Optional header keys (``seed``, ``policies``) are carried into the trac
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Mapping
+from typing import Any, Mapping
 
 from strips_int.errors import StripsIntError, brief
 
@@ -70,23 +71,28 @@ def header(game: str, scenario: Mapping[str, Any], source: str, **extra: Any) ->
 
 
 class Writer:
-    """Writes an episode a line at a time, flushed, so a game stopped half-way leaves whole lines."""
+    """Writes an episode a line at a time, flushed, so a game stopped half-way leaves whole lines; a failed
+    write is an error naming the file (:func:`strips_int.files.writer`)."""
 
     def __init__(self, path: str | Path, first: Mapping[str, Any]) -> None:
+        from strips_int.files import output_file, writer
+
         self.path = Path(path)
-        self._handle: IO[str] | None = open(self.path, "w", encoding="utf-8")
+        output_file(self.path)  # not a FIFO, which would wait for a reader
+        self._open = contextlib.ExitStack()
+        self._handle: Any = self._open.enter_context(writer(self.path))
         self.line(first)
 
     def line(self, data: Mapping[str, Any]) -> None:
+        """Write one line (the header or a turn) and flush it."""
         if self._handle is None:
             raise StripsIntError(str(self.path), None, "the episode is closed: no more turns can be written")
         self._handle.write(json.dumps(data) + "\n")
         self._handle.flush()
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        self._handle = None
+        self._open.close()
 
 
 # Reading --------------------------------------------------------------------------------------------------
