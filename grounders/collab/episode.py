@@ -116,12 +116,14 @@ class Episode:
 
 def game_of(text: str) -> str | None:
     """The game an episode's first line names, or None when it is no Collab episode; never raises."""
+    from strips_int.files import parse_json
+
     first = text.split("\n", 1)[0]
     if FORMAT not in first:
         return None
     try:
-        data = json.loads(first)
-    except ValueError:
+        data = parse_json(first, "")  # bounded nesting: a deep first line is no episode, never a RecursionError
+    except StripsIntError:
         return None
     return data.get("game") if isinstance(data, dict) and data.get("format") == FORMAT else None
 
@@ -162,7 +164,7 @@ def read_episode(path: str | Path) -> Episode:
             raise StripsIntError(source, where, f"the game ended at turn {len(turns)} ({turns[-1][3].outcome})")
         if not isinstance(row, dict):
             raise StripsIntError(source, where, f"a turn is a JSON object, found {brief(row)}")
-        if row.get("turn") != len(turns) + 1:
+        if type(row.get("turn")) is not int or row["turn"] != len(turns) + 1:
             raise StripsIntError(source, where, f"turn {brief(row.get('turn'))}, expected {len(turns) + 1}")
         if read.state(row.get("before"), f"{where}, before") != state:
             raise StripsIntError(source, where, "the state before the turn is not the state after the one before")
@@ -191,7 +193,7 @@ class _Capture:
         rooms = data.get("rooms") if isinstance(data, dict) else None
         doors = data.get("doors") if isinstance(data, dict) else None
         if not isinstance(rooms, dict) or set(rooms) != {"Alice", "Bob", "Thief"} or \
-                any(isinstance(r, bool) or r not in capture.ROOMS for r in rooms.values()):
+                any(type(r) is not int or r not in capture.ROOMS for r in rooms.values()):
             raise StripsIntError(self.source, where, f"rooms must be {{\"Alice\", \"Bob\", \"Thief\"}} -> a room 1-9, "
                                  f"found {brief(rooms)}")
         if not isinstance(doors, dict) or set(doors) != set(_DOORS) or \
