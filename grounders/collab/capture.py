@@ -112,9 +112,9 @@ def read_choice(action: object, room: int, doors: Mapping[int, bool]) -> Choice:
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn played by the rules: the players' choices, the thief's next room, the state after and
-    the outcome (``continue``, ``caught``, ``not caught``); ``swap`` names the player who caught the thief
-    by crossing it (else "")."""
+    """One turn played by the rules: the players' choices, the thief's next room, the state after, the
+    outcome (``continue``, ``caught``, ``not caught``), who caught the thief (else "") and whether by a
+    swap (crossing it)."""
 
     choices: Mapping[str, Choice]
     thief_to: int

@@ -111,7 +111,7 @@ class Episode:
 
     @property
     def outcome(self) -> str:
-        return self.turns[-1][3].outcome if self.turns else "continue"
+        return self.turns[-1][3].outcome
 
 
 def game_of(text: str) -> str | None:

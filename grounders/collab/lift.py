@@ -62,7 +62,7 @@ def _meta(episode: Episode, attempts: list[dict[str, Any]]) -> dict[str, Any]:
 def _trace(episode: Episode, domain: Domain, objects: dict[str, str], init: list[Fact], goal: list[Fact],
            atoms: Iterator[tuple[int, str, Fact, bool]]) -> Trace:
     """The trace of ``atoms`` (turn, where, ground atom, whether it is an attempt)."""
-    problem = make_problem(domain, f"{episode.game.replace('_', '-')}", objects, init, goal, episode.source)
+    problem = make_problem(domain, episode.game.replace("_", "-"), objects, init, goal, episode.source)
     grounder = ActionGrounder(domain, problem, episode.source)
     times, actions, attempts = [], [], []
     for t, where, atom, attempt in atoms:
@@ -93,11 +93,16 @@ def capture_trace(episode: Episode, domain: Domain) -> Trace:
     return _trace(episode, domain, objects, init, [("caught",)], _capture_atoms(episode))
 
 
+def _turns(episode: Episode) -> Iterator[tuple[int, str, Any]]:
+    """Each turn's ``t``, how errors name it, and the turn played by the rules."""
+    for line, t, _, turn in episode.turns:
+        yield t, f"turn {t} (line {line})", turn
+
+
 def _capture_atoms(episode: Episode) -> Iterator[tuple[int, str, Fact, bool]]:
     state = episode.start
     assert isinstance(state, capture.State)
-    for line, t, _, turn in episode.turns:
-        where = f"turn {t} (line {line})"
+    for t, where, turn in _turns(episode):
         for name in capture.PLAYERS:
             choice, here = turn.choices[name], _room(state.rooms[name])
             if choice.kind in ("move", "blocked"):
@@ -140,8 +145,7 @@ def escape_trace(episode: Episode, domain: Domain) -> Trace:
 def _escape_atoms(episode: Episode) -> Iterator[tuple[int, str, Fact, bool]]:
     state = episode.start
     assert isinstance(state, escape.State)
-    for line, t, _, turn in episode.turns:
-        where = f"turn {t} (line {line})"
+    for t, where, turn in _turns(episode):
         for generator in turn.resets:
             yield t, where, ("reset-generator", _place(generator)), False
         for name in escape.SURVIVORS:

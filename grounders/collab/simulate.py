@@ -45,18 +45,18 @@ def simulate_capture(path: str | Path, alice: Policy, bob: Policy, doors: Mappin
     write its episode to ``path``; returns the outcome. ``extra`` goes into the header (``policies``)."""
     state = capture.State(dict(start), dict(doors))
     writer = Writer(path, header(CAPTURE, capture_json(state), "simulate_capture", max_turns=max_turns, **extra))
+    turn, outcome = 0, "continue"
     try:
-        for turn in range(1, max_turns + 1):
+        while outcome == "continue":  # turn max_turns ends the game
+            turn += 1
             actions = {name: policy(turn, capture.options(state.rooms[name], state.doors))
                        for name, policy in (("Alice", alice), ("Bob", bob))}
             played = capture.play(state, actions, turn, max_turns)
             writer.line(capture_line(turn, state, actions, played.after, played.outcome))
-            state = played.after
-            if played.outcome != "continue":
-                return played.outcome
+            state, outcome = played.after, played.outcome
     finally:
         writer.close()
-    return "continue"  # unreachable: turn max_turns always ends the game
+    return outcome
 
 
 def simulate_escape(path: str | Path, alice: Policy, bob: Policy, seed: int,
