@@ -86,10 +86,12 @@ def capture_trace(episode: Episode, domain: Domain) -> Trace:
     for a, near in capture.ROOMS.items():
         for b in near:
             door = capture.door_of(a, b)
-            init.append(("passage", _room(a), _room(b)) if door is None else ("door-between", _door(door), _room(a), _room(b)))
+            init.append(("passage", _room(a), _room(b)) if door is None else
+                        ("door-between", _door(door), _room(a), _room(b)))
     init += [("button", _room(r), _door(d)) for d, r in capture.BUTTONS.items()]
     init += [("open", _door(d)) for d, is_open in start.doors.items() if is_open]
-    init += [("at", n.lower(), _room(start.rooms[n])) for n in capture.PLAYERS] + [("thief-at", _room(start.rooms["Thief"]))]
+    init += [("at", n.lower(), _room(start.rooms[n])) for n in capture.PLAYERS]
+    init += [("thief-at", _room(start.rooms["Thief"]))]
     return _trace(episode, domain, objects, init, [("caught",)], _capture_atoms(episode))
 
 
