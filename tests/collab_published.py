@@ -151,7 +151,7 @@ def play_escape(esc: types.ModuleType, path: Path, alice_plan: Any, bob_plan: An
     try:
         random.seed(seed)
         game = esc.Game()
-        record_escape(path, game)
+        record_escape(path, game, seed=seed)
         with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
             return game.play("policy")
     finally:

@@ -79,7 +79,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 def _turn_lines(path: Path) -> list[dict]:
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    head = {k: v for k, v in lines[0].items() if k not in ("source", "seed")}
+    head = {k: v for k, v in lines[0].items() if k != "source"}
     return [head, *lines[1:]]
 
 

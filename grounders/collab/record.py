@@ -29,12 +29,12 @@ class CaptureRecorder:
     """Writes a CollabCapture episode from the published ``Environment``, ``Agent`` and ``Thief`` objects."""
 
     def __init__(self, path: str | Path, env: Any, alice: Any, bob: Any, thief: Any,
-                 max_turns: int = capture.MAX_TURNS) -> None:
+                 max_turns: int = capture.MAX_TURNS, **extra: Any) -> None:
         self._env, self._players = env, {"Alice": alice, "Bob": bob, "Thief": thief}
         self.max_turns, self.turns = max_turns, 0
         self._state = self._read()
         self._writer = Writer(path, header(CAPTURE, capture_json(self._state), "record_capture",
-                                           max_turns=max_turns))
+                                           max_turns=max_turns, **extra))
         self._ended = False
 
     def _read(self) -> capture.State:
@@ -70,12 +70,12 @@ class CaptureRecorder:
 class EscapeRecorder:
     """Writes a CollabEscape episode while the published ``Game.play`` runs (see the module docstring)."""
 
-    def __init__(self, path: str | Path, game: Any) -> None:
+    def __init__(self, path: str | Path, game: Any, **extra: Any) -> None:
         self.game, self.turns = game, 0
         self._before = self._read()
         self._actions: dict[str, Any] = {}
         self._random = False
-        self._writer = Writer(path, header(ESCAPE, escape_json(self._before), "record_escape"))
+        self._writer = Writer(path, header(ESCAPE, escape_json(self._before), "record_escape", **extra))
         self._wrap()
 
     def _read(self) -> escape.State:
@@ -130,11 +130,13 @@ class EscapeRecorder:
 
 
 def record_capture(path: str | Path, env: Any, alice: Any, bob: Any, thief: Any,
-                   max_turns: int = capture.MAX_TURNS) -> CaptureRecorder:
-    """A recorder of the CollabCapture game these published objects are about to play (see the module)."""
-    return CaptureRecorder(path, env, alice, bob, thief, max_turns)
+                   max_turns: int = capture.MAX_TURNS, **extra: Any) -> CaptureRecorder:
+    """A recorder of the CollabCapture game these published objects are about to play (see the module);
+    ``extra`` (``seed``, ``policies``: JSON values) goes into the episode's first line and the report's meta."""
+    return CaptureRecorder(path, env, alice, bob, thief, max_turns, **extra)
 
 
-def record_escape(path: str | Path, game: Any) -> EscapeRecorder:
-    """A recorder of the published ``Game`` about to ``play`` (see the module docstring)."""
-    return EscapeRecorder(path, game)
+def record_escape(path: str | Path, game: Any, **extra: Any) -> EscapeRecorder:
+    """A recorder of the published ``Game`` about to ``play`` (see the module docstring); ``extra`` (``seed``
+    of ``random``, ``policies``) goes into the episode's first line and the report's meta."""
+    return EscapeRecorder(path, game, **extra)
