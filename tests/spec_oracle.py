@@ -90,16 +90,47 @@ class OracleReport:
 
 # ---------------------------------------------------------------- the vocabulary (section 1)
 
+def declared_agent_type(domain: Domain, obj_type: str) -> bool:
+    """Section 1: ``agent``, a type the ``agent-types`` pragma names, or a subtype of one, by the domain's
+    declared hierarchy alone (a name of the pragma that the domain does not declare as a type is no type
+    here: see :func:`agent_predicates`)."""
+    declared = set(domain.parents) | set(domain.parents.values())
+    named = {"agent"} | (set(domain.agent_types) & declared)
+    seen = set()
+    while obj_type not in seen:
+        if obj_type in named:
+            return True
+        seen.add(obj_type)
+        obj_type = domain.parents.get(obj_type, obj_type)
+    return False
+
+
+def agent_predicates(domain: Domain) -> frozenset[str]:
+    """Section 1 (v4): the names of ``agent-types`` that are not declared types but static unary predicates
+    (no schema adds or deletes them), worked out here from the schemas' effects."""
+    declared = set(domain.parents) | set(domain.parents.values())
+    changed = {pred for s in domain.schemas.values() for pred, _ in s.add + s.delete}
+    return frozenset(n for n in domain.agent_types - declared
+                     if len(domain.predicates.get(n, ())) == 1 and n not in changed)
+
+
 def agents_of(domain: Domain, problem: Problem) -> frozenset[str]:
-    """Section 1: the objects of an agent type (``agent`` or a subtype, or a type the pragma names)."""
-    return frozenset(o for o, t in problem.objects.items() if domain.is_agent_type(t))
+    """Section 1: the objects of an agent type (``agent`` or a subtype, or a type the pragma names), and
+    the objects for which an agent predicate holds in the initial state."""
+    predicates = agent_predicates(domain)
+    return frozenset(o for o, t in problem.objects.items()
+                     if declared_agent_type(domain, t) or any((p, o) in problem.init for p in predicates))
 
 
 def schema_actor(domain: Domain, schema: Schema) -> int | None:
-    """Section 1: the first parameter declared with an agent type; an ``either`` type counts only when
-    every type in it is an agent type. None: an environment action."""
+    """Section 1: the first parameter declared with an agent type (an ``either`` type counts only when
+    every type in it is an agent type) or of which the precondition holds an agent predicate. None: an
+    environment action."""
+    predicates = agent_predicates(domain)
     for position, types in enumerate(schema.param_types):
-        if types and all(domain.is_agent_type(t) for t in types):
+        if types and all(declared_agent_type(domain, t) for t in types):
+            return position
+        if any(pred in predicates and terms == (position,) for pred, terms in schema.pre):
             return position
     return None
 

@@ -126,6 +126,19 @@ class Domain:
         """Whether an object of ``obj_type`` may bind a term declared ``allowed``."""
         return not self.ancestors(obj_type).isdisjoint(allowed)
 
+    @functools.cached_property
+    def agent_predicates(self) -> frozenset[str]:
+        """The names of ``agent-types`` that are no type but a static unary predicate (``(truck ?t)`` of IPC's
+        untyped logistics), read as types (SPEC section 1): the objects for which one holds in the initial
+        state are of that type (:func:`strips_int.model.problem.make_problem`), and a parameter of which an
+        action's precondition holds it is declared of it (:func:`agent_parameters`)."""
+        return frozenset(self.agent_types - self.declared_types()) & self.unary_statics
+
+    @functools.cached_property
+    def unary_statics(self) -> frozenset[str]:
+        """The static predicates of one argument: those that may name agents in a domain without types."""
+        return frozenset(p for p in self.static_predicates if len(self.predicates[p]) == 1)
+
     def is_agent_type(self, obj_type: str) -> bool:
         """Agents are objects of type ``agent``, of a type the ``agent-types`` pragma names, or of a subtype."""
         ancestors = self.ancestors(obj_type)
@@ -144,7 +157,9 @@ class Domain:
             raise StripsIntError(self.source, None, "no agent type: declare a type agent (with subtypes), or name "
                                  "the agents' types with agent-types T... (the pragma '; @strips-int agent-types: T...' "
                                  "or the option of that name)" + (f" (its types: {cut(' '.join(declared), 120)})" if declared
-                                                         else " (it declares no types: agents need one)"))
+                                                         else " (it declares no types; its static unary predicates, "
+                                                         "which agent-types may name: "
+                                                         f"{cut(' '.join(sorted(self.unary_statics)), 120) or 'none'})"))
         for name in sorted(self.agent_lines):
             schema = self.schemas[name]
             if schema.actor != 0:
@@ -165,9 +180,13 @@ class Domain:
         costs = ", ".join(sorted(self.cost_functions))
         return (f"{self.source}: action costs ({costs}) read and dropped: they change no fact",)
 
-    def type_names(self) -> frozenset[str]:
-        """Every declared type name, ``object`` included."""
+    def declared_types(self) -> frozenset[str]:
+        """Every type name the domain declares, ``object`` included."""
         return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
+
+    def type_names(self) -> frozenset[str]:
+        """Every type name: the declared ones and the agent predicates read as types (SPEC section 1)."""
+        return self.declared_types() | self.agent_predicates
 
     def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> Domain:
         """This domain with more pragma names (as the CLI adds them), checked; more agent types make
@@ -186,8 +205,14 @@ class Domain:
         )
         if domain.agent_types == self.agent_types:
             return domain
-        return dataclasses.replace(domain, schemas={name: dataclasses.replace(
-            schema, actor=domain.actor_position(schema.param_types)) for name, schema in domain.schemas.items()})
+        return dataclasses.replace(domain, schemas={name: domain.with_actor(schema)
+                                                    for name, schema in domain.schemas.items()})
+
+    def with_actor(self, schema: Schema) -> Schema:
+        """``schema`` with its parameters of agent predicates declared of them and its actor, both from
+        this domain's agent types (SPEC section 1)."""
+        param_types = agent_parameters(schema.params, schema.param_types, schema.pre, self.agent_predicates)
+        return dataclasses.replace(schema, param_types=param_types, actor=self.actor_position(param_types))
 
     def width(self, obj_type: str) -> int:
         """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
@@ -208,6 +233,20 @@ class Domain:
         """Predicates no action adds or deletes: their facts only ever come from the initial state."""
         changed = {pred for s in self.schemas.values() for pred, _ in s.add + s.delete}
         return frozenset(self.predicates) - changed
+
+
+def agent_parameters(params: tuple[str, ...], param_types: tuple[frozenset[str], ...], pre: Iterable[Template],
+                     predicates: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The types of an action's parameters when ``predicates`` (static unary ones) name agents in a domain
+    without types (SPEC section 1): a parameter of which the precondition holds some of them is declared of
+    those (an ``either`` of them), any other keeps its type (``object``). Written again from the precondition
+    each time, so naming more agent predicates later gives the same as naming them all at once."""
+    held: dict[int, set[str]] = {}
+    for pred, terms in pre:
+        if pred in predicates and isinstance(terms[0], int):
+            held.setdefault(terms[0], set()).add(pred)
+    return tuple(frozenset(held[i]) if i in held else types - predicates or frozenset({ROOT_TYPE})
+                 for i, types in enumerate(param_types[:len(params)]))
 
 
 def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
@@ -333,6 +372,8 @@ def parse_domain(text: str, source: str) -> Domain:
     domain = dataclasses.replace(partial, schemas=schemas)
     for lineno, key, names in lines:
         _check_pragma_names(domain, {key: names}, where=f"line {lineno}")
+    if domain.agent_predicates:  # known only once every schema is compiled (which predicates are static)
+        domain = dataclasses.replace(domain, schemas={name: domain.with_actor(s) for name, s in schemas.items()})
     return dataclasses.replace(
         domain,
         navigation_actions=pragmas.get("navigation-actions", frozenset()),
@@ -439,11 +480,34 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
     for key, names in pragmas.items():
         if key not in PRAGMA_KEYS:
             raise StripsIntError(domain.source, where, f"unknown pragma {brief(key)}")
-        known, kind = {"navigation-actions": (domain.schemas, "action"),
-                       "agent-types": (domain.type_names() - {ROOT_TYPE}, "type")}.get(key, (domain.predicates, "predicate"))
+        if key == "agent-types":
+            _check_agent_names(domain, names, where)
+            continue
+        known, kind = {"navigation-actions": (domain.schemas, "action")}.get(key, (domain.predicates, "predicate"))
         for name in sorted(names - set(known)):
-            untyped = " (it declares no types: agents need one)" if kind == "type" and not known else ""
-            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain{untyped}")
+            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
+
+
+def _check_agent_names(domain: Domain, names: frozenset[str], where: str | None) -> None:
+    """Each name of ``agent-types`` is a type, or, in a domain written without types, a static unary
+    predicate (SPEC section 1); else an error naming both possibilities and what the name is instead."""
+    types = domain.declared_types() - {ROOT_TYPE}
+    for name in sorted(names - types):
+        if name in domain.unary_statics and not types:
+            continue
+        if name in domain.unary_statics:
+            why = (f"is a predicate, not a type: a static unary predicate names agents only in a domain written "
+                   f"without types, and this one declares types ({cut(' '.join(sorted(types)), 120)}): name a type")
+        else:
+            arity = len(domain.predicates.get(name, ()))
+            what = ("is no type nor predicate of the domain" if name not in domain.predicates
+                    else f"is a predicate of {arity} arguments, not one" if arity != 1
+                    else "is a predicate that actions add or delete, not a static one")
+            statics = sorted(domain.unary_statics) if not types else []
+            why = (f"{what}: name a type ({cut(' '.join(sorted(types)), 120) or 'it declares none'}) or, in a domain "
+                   f"written without types, a static unary predicate (one no action adds or deletes"
+                   + (f": {cut(' '.join(statics), 120)})" if statics else ")"))
+        raise StripsIntError(domain.source, where, f"agent-types: {brief(name)} {why}")
 
 
 def _action_cost(effect, functions: frozenset[str]) -> bool:

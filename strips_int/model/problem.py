@@ -15,7 +15,7 @@ from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_text
 
 from .domain import TOTAL_COST, Domain
-from .pddl import MAX_PDDL_BYTES, PDDL_NAME, conjuncts, parse, problem_parser, single_type, unique
+from .pddl import MAX_PDDL_BYTES, PDDL_NAME, ROOT_TYPE, conjuncts, parse, problem_parser, single_type, unique
 from .published import readable
 from .task import Fact, Problem, format_fact, parse_atom
 
@@ -66,12 +66,42 @@ def make_problem(
         if obj_type not in known_types:
             raise StripsIntError(source, f"object {cut(obj)}", f"unknown type {brief(obj_type)}")
     init, goal = frozenset(init), frozenset(goal)
+    if domain.agent_predicates:
+        all_objects = _agents_by_predicate(domain, all_objects, init, source)
     for part, facts in (("init", init), ("goal", goal)):
         for fact in sorted(facts):
             problem = check_fact(domain, all_objects, fact)
             if problem:
                 raise StripsIntError(source, part, problem)
     return Problem(name=name, objects=all_objects, init=init, goal=goal, source=source)
+
+
+def _agents_by_predicate(domain: Domain, objects: Mapping[str, str], init: frozenset[Fact],
+                         source: str) -> dict[str, str]:
+    """``objects`` with each object for which an agent predicate holds in ``init`` of that predicate's type
+    (SPEC section 1: ``(truck t1)`` makes t1 a truck, an agent). An object is of one type: one for which
+    two agent predicates hold is an error, and so is one declared of an agent predicate's type for which
+    the predicate does not hold (the initial state decides who the agents are)."""
+    held: dict[str, list[str]] = {}
+    for fact in sorted(init):
+        if fact[0] in domain.agent_predicates and len(fact) == 2:
+            held.setdefault(fact[1], []).append(fact[0])
+    typed = dict(objects)
+    for obj, obj_type in sorted(objects.items()):
+        preds = held.get(obj, [])
+        if len(preds) > 1:
+            raise StripsIntError(source, f"object {cut(obj)}", f"{' and '.join(f'({p} {obj})' for p in preds)} both "
+                                 "hold in the initial state, and both predicates name agents (agent-types): an "
+                                 "object is of one agent type; name one of them")
+        if obj_type in domain.agent_predicates and preds != [obj_type]:
+            raise StripsIntError(source, f"object {cut(obj)}", f"is declared a {obj_type}, but ({obj_type} {obj}) "
+                                 "does not hold in the initial state, which decides the agents of a predicate")
+        if preds and obj_type == ROOT_TYPE:
+            typed[obj] = preds[0]
+        elif preds and obj_type != preds[0]:
+            raise StripsIntError(source, f"object {cut(obj)}", f"is a {obj_type}, yet ({preds[0]} {obj}) holds: "
+                                 "a predicate names agents only among objects of no declared type")
+    return typed
 
 
 def load_problem(domain: Domain, path: str | Path) -> Problem:
