@@ -44,13 +44,14 @@ def check_without_jax(*args: str | Path) -> str:
 MIRRORS = ROOT.parent / ".mirror"
 
 
-def mirrored(repo: str, path: str, out: Path) -> Path | None:
-    """``path`` of the mirrored GitHub repository ``repo`` ("owner/name") at its newest commit, written to
-    ``out``; None when the mirror or the file is absent."""
-    git_dir = MIRRORS / repo.replace("/", "+") / "repo"
+def mirrored(repo: str, path: str, out: Path, commit: str = "HEAD") -> Path | None:
+    """``path`` of the mirrored GitHub repository ``repo`` ("owner/name") at ``commit``, written to ``out``;
+    None when the mirror or the file is absent."""
+    root = MIRRORS / repo.replace("/", "+") / "repo"
+    git_dir = root / ".git" if (root / ".git").is_dir() else root
     if not git_dir.is_dir():
         return None
-    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"], capture_output=True)
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], capture_output=True)
     if done.returncode != 0:
         return None
     out.write_bytes(done.stdout)

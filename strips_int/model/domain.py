@@ -294,14 +294,25 @@ def as_domain(domain: Domain | str | Path) -> Domain:
 
 
 def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = None) -> Domain:
-    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas
-    and those of ``pragmas`` (as the CLI adds them: ``{"agent-types": ["truck", "airplane"]}``).
+    """Parse and check a PDDL domain file (or a packaged domain by name, or a folder of CoDMAP's factored
+    files: :mod:`.factored`), with its ``; @strips-int`` pragmas and those of ``pragmas`` (as the CLI adds
+    them: ``{"agent-types": ["truck", "airplane"]}``).
 
     A domain with no agent type is refused, with how to name them (SPEC section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
     """
     path = domain_file(path)
+    if path.is_dir():  # CoDMAP's factored MA-PDDL (here, not at the top: factored reads files with compiled_domain)
+        from .factored import factored_domain
+
+        return factored_domain(path).with_pragmas(pragmas or {}).check_agents()
+    return compiled_domain(path).with_pragmas(pragmas or {}).check_agents()
+
+
+def compiled_domain(path: Path) -> Domain:
+    """The domain file ``path`` parsed and compiled, without the pragmas of a command line nor their checks;
+    kept in the on-disk cache by the file's bytes (:func:`load_domain`)."""
     source = str(path)
     data = read_bytes(path, MAX_PDDL_BYTES)
     cached = domain_cache.load("domain", data)
@@ -314,7 +325,7 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     if domain is None:
         domain = parse_domain(decode(data, source), source)
         domain_cache.store("domain", data, domain_to_json(domain))
-    return domain.with_pragmas(pragmas or {}).check_agents()
+    return domain
 
 
 def read_pragmas(text: str, source: str) -> list[tuple[int, str, frozenset[str]]]:

@@ -105,7 +105,8 @@ def _agents_by_predicate(domain: Domain, objects: Mapping[str, str], init: froze
 
 
 def load_problem(domain: Domain, path: str | Path) -> Problem:
-    """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``.
+    """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``;
+    a folder of CoDMAP's factored files is read as the union of its agents' problems (:mod:`.factored`).
 
     The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
     and the ``:metric`` are dropped, as the costs are (SPEC section 1); a negative goal literal is refused.
@@ -113,6 +114,10 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
+    if Path(path).is_dir():  # CoDMAP's factored MA-PDDL (imported here: factored reads files with this function)
+        from .factored import factored_problem
+
+        return factored_problem(domain, Path(path))
     source = str(path)
     parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
     name = str(parsed.name).lower()
