@@ -19,6 +19,7 @@ from strips_int.files import decode, read_bytes
 
 from . import domain_cache
 from .cache import Cache
+from .factored import agent_files, one_name, union
 from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
 from .published import dropped_by_pddl, readable
 from .task import Fact, GroundAction
@@ -303,11 +304,35 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     so later processes skip the parser (0.1-0.2 s).
     """
     path = domain_file(path)
-    if path.is_dir():  # CoDMAP's factored MA-PDDL (here, not at the top: factored reads files with compiled_domain)
-        from .factored import factored_domain
+    domain = factored_domain(path) if path.is_dir() else compiled_domain(path)
+    return domain.with_pragmas(pragmas or {}).check_agents()
 
-        return factored_domain(path).with_pragmas(pragmas or {}).check_agents()
-    return compiled_domain(path).with_pragmas(pragmas or {}).check_agents()
+
+def factored_domain(folder: Path) -> Domain:
+    """The union of the agents' domain files of ``folder``, CoDMAP's factored MA-PDDL (:mod:`.factored`):
+    every type, constant, predicate and action once, each action's first parameter its actor (as an
+    ``:agent`` line); unchecked for agents, as :func:`compiled_domain`."""
+    parts = [(files.domain.name, compiled_domain(files.domain)) for files in agent_files(folder)]
+    first = parts[0][1]
+
+    def joined(field: str, what: str, same=lambda a, b: a == b) -> dict:
+        return union(folder, ((name, getattr(part, field)) for name, part in parts), what, same)
+
+    def pragma(field: str) -> frozenset[str]:
+        return frozenset().union(*(getattr(part, field) for _, part in parts))
+
+    schemas = joined("schemas", "action", same=lambda a, b: dataclasses.replace(a, params=b.params) == b)
+    merged = dataclasses.replace(
+        first, name=one_name(folder, ((name, part.name) for name, part in parts), "domain"), source=str(folder),
+        parents=joined("parents", "type"), constants=joined("constants", "constant"),
+        predicates=joined("predicates", "predicate"), schemas=schemas,
+        navigation_actions=pragma("navigation_actions"), position_predicates=pragma("position_predicates"),
+        ignore_predicates=pragma("ignore_predicates"), agent_types=pragma("agent_types"),
+        cost_functions=pragma("cost_functions"), agent_lines=frozenset(schemas),
+    )
+    _check_hierarchy(merged.parents, str(folder))
+    merged = dataclasses.replace(merged, type_ancestors=_type_ancestors(merged.parents))
+    return dataclasses.replace(merged, schemas={name: merged.with_actor(s) for name, s in schemas.items()})
 
 
 def compiled_domain(path: Path) -> Domain:

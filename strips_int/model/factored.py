@@ -21,22 +21,19 @@ FOLDER``) and read as one unfactored problem:
   not have.
 
 Any other ``.pddl`` file in the folder is an error (a folder mixing factored and other files is not read
-half). Each file is parsed on its own first, so a syntax error names that file's own line.
+half). Each file is parsed on its own first, so a syntax error names that file's own line. This module
+finds the files and unites mappings; the union of domains is
+:func:`strips_int.model.domain.factored_domain`, of problems :func:`strips_int.model.problem.factored_problem`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, TypeVar
 
 from strips_int.errors import StripsIntError, brief, cut
-
-from .domain import Domain, Schema, compiled_domain
-from .problem import load_problem, make_problem
-from .task import Problem
 
 _FILE = re.compile(r"(domain|problem)-(.+)\.pddl", re.IGNORECASE)
 V = TypeVar("V")
@@ -78,78 +75,8 @@ def agent_files(folder: Path) -> list[AgentFiles]:
     return [AgentFiles(agent, pair["domain"], pair["problem"]) for agent, pair in sorted(found.items())]
 
 
-def factored_domain(folder: Path) -> Domain:
-    """The union of the agents' domain files of ``folder`` (see the module docstring), unchecked for agents
-    (:func:`~strips_int.model.domain.load_domain` adds the command line's pragmas and checks them)."""
-    parts = [(files.domain.name, compiled_domain(files.domain)) for files in agent_files(folder)]
-    first_file, first = parts[0]
-    for name, part in parts[1:]:
-        if part.name != first.name:
-            raise StripsIntError(str(folder), name, f"is domain {brief(part.name)}, but {first_file} is {brief(first.name)}")
-
-    def union(field: str, what: str, same=lambda a, b: a == b) -> dict:
-        return _union(folder, ((name, getattr(part, field)) for name, part in parts), what, same)
-
-    def pragma(field: str) -> frozenset[str]:
-        return frozenset().union(*(getattr(part, field) for _, part in parts))
-
-    schemas = union("schemas", "action", same=_same_schema)
-    merged = Domain(
-        name=first.name, source=str(folder), parents=union("parents", "type"), constants=union("constants", "constant"),
-        predicates=union("predicates", "predicate"), schemas=schemas,
-        navigation_actions=pragma("navigation_actions"), position_predicates=pragma("position_predicates"),
-        ignore_predicates=pragma("ignore_predicates"), agent_types=pragma("agent_types"),
-        cost_functions=pragma("cost_functions"), agent_lines=frozenset(schemas),
-    )
-    merged = dataclasses.replace(merged, type_ancestors={t: merged.ancestors(t) for t in merged.declared_types()})
-    return dataclasses.replace(merged, schemas={name: merged.with_actor(s) for name, s in schemas.items()})
-
-
-def factored_problem(domain: Domain, folder: Path) -> Problem:
-    """The union of the agents' problem files of ``folder``, each read against ``domain`` (the union of
-    their domain files), with every agent's actions its own (see the module docstring)."""
-    files = agent_files(folder)
-    parts = [(f.problem.name, load_problem(domain, f.problem)) for f in files]
-    first_file, first = parts[0]
-    for name, part in parts[1:]:
-        if part.name != first.name:
-            raise StripsIntError(str(folder), name, f"is problem {brief(part.name)}, but {first_file} is {brief(first.name)}")
-    objects = _union(folder, ((name, part.objects) for name, part in parts), "object")
-    init = frozenset().union(*(part.init for _, part in parts))
-    goal = frozenset().union(*(part.goal for _, part in parts))
-    problem = make_problem(domain, first.name, objects, init, goal, str(folder))
-    _check_actors(domain, problem, files, folder)
-    return problem
-
-
-def _check_actors(domain: Domain, problem: Problem, files: list[AgentFiles], folder: Path) -> None:
-    """Every agent's actions with that agent as actor: each file's agent is an object that may act its
-    file's actions, and each agent that may act an action by its type has it in its own file."""
-    own = {f.agent: frozenset(compiled_domain(f.domain).schemas) for f in files}
-    for f in files:
-        if f.agent not in problem.objects:
-            raise StripsIntError(str(folder), f.domain.name, f"is agent {cut(f.agent)}'s, but no problem file declares "
-                                 f"an object {cut(f.agent)}")
-        for name in sorted(own[f.agent]):
-            actor = domain.schemas[name].param_types[0]
-            if not domain.fits(problem.objects[f.agent], actor):
-                raise StripsIntError(str(folder), f.domain.name, f"action {cut(name)}'s actor is a "
-                                     f"{'/'.join(sorted(actor))}, but {f.agent} is a {problem.objects[f.agent]}")
-    for name, schema in sorted(domain.schemas.items()):
-        for obj, obj_type in sorted(problem.objects.items()):
-            if domain.fits(obj_type, schema.param_types[0]) and name not in own.get(obj, frozenset()):
-                where = f"domain-{obj}.pddl has no action {name}" if obj in own else f"there is no domain-{obj}.pddl"
-                raise StripsIntError(str(folder), f"action {cut(name)}", f"{obj} is a {obj_type}, which may take it "
-                                     f"by its type, but {where}: strips_int reads factored files whose agents of one "
-                                     "type have the same actions")
-
-
-def _same_schema(a: Schema, b: Schema) -> bool:
-    """Two definitions of one action say the same, whatever their parameters are named."""
-    return dataclasses.replace(a, params=b.params) == b
-
-
-def _union(folder: Path, parts: Iterable[tuple[str, Mapping[str, V]]], what: str, same=lambda a, b: a == b) -> dict[str, V]:
+def union(folder: Path, parts: Iterable[tuple[str, Mapping[str, V]]], what: str,
+          same: Callable[[V, V], bool] = lambda a, b: a == b) -> dict[str, V]:
     """The union of the named mappings; a key two files give differently is an error naming both."""
     found: dict[str, V] = {}
     where: dict[str, str] = {}
@@ -161,3 +88,15 @@ def _union(folder: Path, parts: Iterable[tuple[str, Mapping[str, V]]], what: str
             found.setdefault(key, value)
             where.setdefault(key, file_name)
     return found
+
+
+def one_name(folder: Path, parts: Iterable[tuple[str, str]], kind: str) -> str:
+    """The one domain or problem name (``kind``) of the agents' files, given as (file name, name); two
+    names are an error naming both files."""
+    parts = list(parts)
+    first_file, first = parts[0]
+    for file_name, name in parts[1:]:
+        if name != first:
+            raise StripsIntError(str(folder), file_name, f"is {kind} {brief(name)}, but {first_file} is {brief(first)}")
+    return first
+

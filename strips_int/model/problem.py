@@ -14,7 +14,8 @@ from typing import Iterable, Mapping
 from strips_int.errors import StripsIntError, brief, cut
 from strips_int.files import read_text
 
-from .domain import TOTAL_COST, Domain
+from .domain import TOTAL_COST, Domain, compiled_domain
+from .factored import AgentFiles, agent_files, one_name, union
 from .pddl import MAX_PDDL_BYTES, PDDL_NAME, ROOT_TYPE, conjuncts, parse, problem_parser, single_type, unique
 from .published import readable
 from .task import Fact, Problem, format_fact, parse_atom
@@ -114,9 +115,7 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
-    if Path(path).is_dir():  # CoDMAP's factored MA-PDDL (imported here: factored reads files with this function)
-        from .factored import factored_problem
-
+    if Path(path).is_dir():
         return factored_problem(domain, Path(path))
     source = str(path)
     parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
@@ -137,6 +136,44 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
                                  "conjunctions of positive atoms (no or, exists, forall)")
         goal.append(_fact_of(part, source, "goal"))
     return make_problem(domain, name, objects, init, goal, source)
+
+
+def factored_problem(domain: Domain, folder: Path) -> Problem:
+    """The union of the agents' problem files of ``folder`` (CoDMAP's factored MA-PDDL, :mod:`.factored`),
+    each read against ``domain`` (the union of their domain files): every object and fact once, and every
+    agent's actions its own (:func:`_check_actors`)."""
+    files = agent_files(folder)
+    parts = [(f.problem.name, load_problem(domain, f.problem)) for f in files]
+    name = one_name(folder, ((file_name, part.name) for file_name, part in parts), "problem")
+    objects = union(folder, ((file_name, part.objects) for file_name, part in parts), "object")
+    init = frozenset().union(*(part.init for _, part in parts))
+    goal = frozenset().union(*(part.goal for _, part in parts))
+    problem = make_problem(domain, name, objects, init, goal, str(folder))
+    _check_actors(domain, problem, files, folder)
+    return problem
+
+
+def _check_actors(domain: Domain, problem: Problem, files: list[AgentFiles], folder: Path) -> None:
+    """Every agent's actions with that agent as actor: each file's agent is an object that may act its
+    file's actions, and each agent that may act an action by its type has it in its own file (strips_int's
+    actions are typed, not per object)."""
+    own = {f.agent: frozenset(compiled_domain(f.domain).schemas) for f in files}
+    for f in files:
+        if f.agent not in problem.objects:
+            raise StripsIntError(str(folder), f.domain.name, f"is agent {cut(f.agent)}'s, but no problem file declares "
+                                 f"an object {cut(f.agent)}")
+        for name in sorted(own[f.agent]):
+            actor = domain.schemas[name].param_types[0]
+            if not domain.fits(problem.objects[f.agent], actor):
+                raise StripsIntError(str(folder), f.domain.name, f"action {cut(name)}'s actor is a "
+                                     f"{'/'.join(sorted(actor))}, but {f.agent} is a {problem.objects[f.agent]}")
+    for name, schema in sorted(domain.schemas.items()):
+        for obj, obj_type in sorted(problem.objects.items()):
+            if domain.fits(obj_type, schema.param_types[0]) and name not in own.get(obj, frozenset()):
+                where = f"domain-{obj}.pddl has no action {name}" if obj in own else f"there is no domain-{obj}.pddl"
+                raise StripsIntError(str(folder), f"action {cut(name)}", f"{obj} is a {obj_type}, which may take it "
+                                     f"by its type, but {where}: strips_int reads factored files whose agents of one "
+                                     "type have the same actions")
 
 
 def negative_goal(literal: str) -> str:
