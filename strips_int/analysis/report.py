@@ -49,6 +49,9 @@ class Report:
     links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
+    #: What the domain makes of the counts, said with them (a domain whose agents link only through
+    #: negative preconditions can have no interdependence: :attr:`Domain.negative_links_note`).
+    notes: tuple[str, ...] = ()
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -117,6 +120,7 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 
@@ -168,6 +172,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
+        notes=(domain.negative_links_note,) if domain.negative_links_note else (),
     )
 
 
@@ -191,6 +196,7 @@ def format_text(report: Report) -> str:
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
         f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
+        *(f"  note: {printable(note)}" for note in report.notes),
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(

@@ -175,11 +175,44 @@ class Domain:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What was read and dropped from the file, to be said once (SPEC section 1)."""
-        if not self.cost_functions:
-            return ()
-        costs = ", ".join(sorted(self.cost_functions))
-        return (f"{self.source}: action costs ({costs}) read and dropped: they change no fact",)
+        """What was read and dropped from the file, and why no interdependence can be found in it, to be
+        said once (SPEC section 1; :attr:`negative_links_note`)."""
+        found = []
+        if self.cost_functions:
+            costs = ", ".join(sorted(self.cost_functions))
+            found.append(f"{self.source}: action costs ({costs}) read and dropped: they change no fact")
+        if self.negative_links_note:
+            found.append(self.negative_links_note)
+        return tuple(found)
+
+    @functools.cached_property
+    def negative_links_note(self) -> str | None:
+        """Why this domain can have no interdependence, when one agent's action can affect another's only
+        through a negative precondition (a door one opens, ``(not (locked ?d))``, that the other needs
+        open): SPEC section 3 links steps on positive preconditions only. None when some positive
+        precondition may link two agents (or nothing links them at all).
+
+        Decided on the schemas: an added atom and a needed atom of one predicate (not ignored) may link
+        two agents unless both actions have an actor and both atoms hold it at the same argument (then
+        the fact is one agent's own, such as ``(at ?a ?c)`` for a move); a precondition link through an
+        environment action may always reach another agent."""
+        def crossing(needed: Iterable[tuple[Schema, Template]], made: Iterable[tuple[Schema, Template]]) -> set[str]:
+            made = list(made)
+            return {pred for s, (pred, terms) in needed for t, (other, made_terms) in made
+                    if pred == other and pred not in self.ignore_predicates
+                    and not _own_fact(s, terms, t, made_terms)}
+
+        schemas = list(self.schemas.values())
+        adds = [(t, atom) for t in schemas for atom in t.add]
+        if crossing(((s, atom) for s in schemas for atom in s.pre), adds):
+            return None
+        negative = crossing(((s, atom) for s in schemas for atom in s.neg_pre),
+                            adds + [(t, atom) for t in schemas for atom in t.delete])
+        if not negative:
+            return None
+        return (f"{self.source}: no interdependence can be found here: one agent's action affects another's only "
+                f"through negative preconditions ({', '.join(f'(not ({p} ...))' for p in sorted(negative))}), and "
+                "interdependences are causal links on positive preconditions (definitions section 3)")
 
     def declared_types(self) -> frozenset[str]:
         """Every type name the domain declares, ``object`` included."""
@@ -248,6 +281,13 @@ def agent_parameters(params: tuple[str, ...], param_types: tuple[frozenset[str],
             held.setdefault(terms[0], set()).add(pred)
     return tuple(frozenset(held[i]) if i in held else types - predicates or frozenset({ROOT_TYPE})
                  for i, types in enumerate(param_types[:len(params)]))
+
+
+def _own_fact(needs: Schema, needed: tuple[Term, ...], makes: Schema, made: tuple[Term, ...]) -> bool:
+    """Whether a fact ``makes`` adds (or deletes) as ``made`` and ``needs`` needs as ``needed`` is always one
+    agent's own when they meet: both actions have actors, held at the same argument of the atom."""
+    return needs.actor is not None and makes.actor is not None and any(
+        a == needs.actor and b == makes.actor for a, b in zip(needed, made))
 
 
 def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
