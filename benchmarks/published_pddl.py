@@ -1,10 +1,10 @@
-"""Published PDDL, unedited, through strips_int and against the SPEC v3 oracle (issue 27).
+"""Published PDDL, unedited, through strips_int and against the oracle of the definitions (issue 27).
 
 For each domain given (a domain file, a folder of its problems, the agent types to name), the first
 problems (smallest first) get a Fast Downward plan (through unified-planning, all agents acting) and
 random walks (random applicable actions, agents' and environment's, from the initial state). Each is
 written as a plan file, read back the way ``strips_int.check DOMAIN PLAN --problem P`` reads it, analysed,
-and compared with the independent reading of SPEC v3 in ``tests/spec_oracle.py``: every count, sub-task,
+and compared with the independent reading of definitions v3 in ``tests/spec_oracle.py``: every count, sub-task,
 trigger, accepted trigger and interdependence. Prints one line per domain and each disagreement.
 
     python benchmarks/published_pddl.py --domain D.pddl --problems DIR [--agent-types T...] \\

@@ -1,4 +1,4 @@
-"""CoDMAP-15's factored MA-PDDL (SPEC v4 section 1): a folder with a domain and a problem file per agent,
+"""CoDMAP-15's factored MA-PDDL (definitions v4 section 1): a folder with a domain and a problem file per agent,
 read as the union of the agents' files. ``tests/data/freight-factored`` is the freight problem of
 ``tests/data/freight-codmap*.pddl`` (unfactored) split per agent, written here in CoDMAP's factored style;
 CoDMAP's own depot (pfile1, factored and unfactored) is read from a mirror of danfis/maplan when it is

@@ -1,4 +1,4 @@
-"""Domains and problems read as they are published (SPEC v3 section 1): keywords in any case, the built-in
+"""Domains and problems read as they are published (definitions v3 section 1): keywords in any case, the built-in
 type ``object``, ``either`` types, action costs read and dropped, CoDMAP-15's unfactored MA-PDDL, agents
 named by type (``--agent-types``, the pragma); a domain with no agent type, other numbers and negative
 goals refused. The domains are written here in the published style (``examples/freight``: IPC style;

@@ -1,4 +1,4 @@
-"""Agents of a domain written without types, named by static unary predicates (SPEC v4 section 1):
+"""Agents of a domain written without types, named by static unary predicates (definitions v4 section 1):
 ``--agent-types runner`` on ``tests/data/relay.pddl`` (written here in IPC's untyped STRIPS style), and on
 IPC's own logistics, driverlog, satellite and zenotravel, read unedited from a mirror of
 aibasel/downward-benchmarks when it is there (skipped when not), with Fast Downward's plans, against the

@@ -30,7 +30,7 @@ Term = int | str
 Template = tuple[str, tuple[Term, ...]]
 
 PRAGMA_KEYS = ("agent-types", "navigation-actions", "position-predicates", "ignore-predicates")
-#: The type whose objects (and its subtypes') are agents in every domain (SPEC section 1).
+#: The type whose objects (and its subtypes') are agents in every domain (definitions section 1).
 AGENT_TYPE = "agent"
 #: The function of PDDL's action costs (``:action-costs``).
 TOTAL_COST = "total-cost"
@@ -83,7 +83,7 @@ class Schema:
 
 @dataclass(frozen=True)
 class Domain:
-    """A parsed and checked PDDL domain with the strips_int pragmas (SPEC section 1)."""
+    """A parsed and checked PDDL domain with the strips_int pragmas (definitions section 1)."""
 
     name: str
     source: str
@@ -98,7 +98,7 @@ class Domain:
     #: The types named by the ``agent-types`` pragma: with ``agent``, their objects (and their subtypes') are agents.
     agent_types: frozenset[str] = frozenset()
     #: The numeric functions of the domain's action costs (``total-cost`` and what it is increased by),
-    #: read and dropped: they change no fact (SPEC section 1).
+    #: read and dropped: they change no fact (definitions section 1).
     cost_functions: frozenset[str] = frozenset()
     #: The actions whose first parameter is an MA-PDDL ``:agent`` (its type must be an agent type).
     agent_lines: frozenset[str] = frozenset()
@@ -130,7 +130,7 @@ class Domain:
     @functools.cached_property
     def agent_predicates(self) -> frozenset[str]:
         """The names of ``agent-types`` that are no type but a static unary predicate (``(truck ?t)`` of IPC's
-        untyped logistics), read as types (SPEC section 1): the objects for which one holds in the initial
+        untyped logistics), read as types (definitions section 1): the objects for which one holds in the initial
         state are of that type (:func:`strips_int.model.problem.make_problem`), and a parameter of which an
         action's precondition holds it is declared of it (:func:`agent_parameters`)."""
         return frozenset(self.agent_types - self.declared_types()) & self.unary_statics
@@ -146,13 +146,13 @@ class Domain:
         return AGENT_TYPE in ancestors or not ancestors.isdisjoint(self.agent_types)
 
     def actor_position(self, param_types: Iterable[frozenset[str]]) -> int | None:
-        """SPEC section 1: the first parameter declared with an agent type (an ``either`` type counts only
+        """definitions section 1: the first parameter declared with an agent type (an ``either`` type counts only
         when every type in it is one), or None: an environment action."""
         return next((i for i, types in enumerate(param_types) if all(map(self.is_agent_type, types))), None)
 
     def check_agents(self) -> Domain:
         """This domain, if it has agents to speak of: some type is an agent type, and the ``:agent`` of each
-        MA-PDDL action is of one. Otherwise an error that says how to name them (SPEC section 1)."""
+        MA-PDDL action is of one. Otherwise an error that says how to name them (definitions section 1)."""
         if not any(map(self.is_agent_type, self.type_names())):
             declared = sorted(self.type_names() - {ROOT_TYPE})
             raise StripsIntError(self.source, None, "no agent type: declare a type agent (with subtypes), or name "
@@ -170,13 +170,13 @@ class Domain:
         return self
 
     def is_navigation(self, action: GroundAction) -> bool:
-        """SPEC section 6: by pragma (exactly its schemas), else decided on the ground step."""
+        """definitions section 6: by pragma (exactly its schemas), else decided on the ground step."""
         return is_navigation(action, self.navigation_actions)
 
     @property
     def notes(self) -> tuple[str, ...]:
         """What was read and dropped from the file, and why no interdependence can be found in it, to be
-        said once (SPEC section 1; :attr:`negative_links_note`)."""
+        said once (definitions section 1; :attr:`negative_links_note`)."""
         found = []
         if self.cost_functions:
             costs = ", ".join(sorted(self.cost_functions))
@@ -189,7 +189,7 @@ class Domain:
     def negative_links_note(self) -> str | None:
         """Why this domain can have no interdependence, when one agent's action can affect another's only
         through a negative precondition (a door one opens, ``(not (locked ?d))``, that the other needs
-        open): SPEC section 3 links steps on positive preconditions only. None when some positive
+        open): definitions section 3 links steps on positive preconditions only. None when some positive
         precondition may link two agents (or nothing links them at all).
 
         Decided on the schemas: an added atom and a needed atom of one predicate (not ignored) may link
@@ -219,7 +219,7 @@ class Domain:
         return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
 
     def type_names(self) -> frozenset[str]:
-        """Every type name: the declared ones and the agent predicates read as types (SPEC section 1)."""
+        """Every type name: the declared ones and the agent predicates read as types (definitions section 1)."""
         return self.declared_types() | self.agent_predicates
 
     def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> Domain:
@@ -244,7 +244,7 @@ class Domain:
 
     def with_actor(self, schema: Schema) -> Schema:
         """``schema`` with its parameters of agent predicates declared of them and its actor, both from
-        this domain's agent types (SPEC section 1)."""
+        this domain's agent types (definitions section 1)."""
         param_types = agent_parameters(schema.params, schema.param_types, schema.pre, self.agent_predicates)
         return dataclasses.replace(schema, param_types=param_types, actor=self.actor_position(param_types))
 
@@ -272,7 +272,7 @@ class Domain:
 def agent_parameters(params: tuple[str, ...], param_types: tuple[frozenset[str], ...], pre: Iterable[Template],
                      predicates: frozenset[str]) -> tuple[frozenset[str], ...]:
     """The types of an action's parameters when ``predicates`` (static unary ones) name agents in a domain
-    without types (SPEC section 1): a parameter of which the precondition holds some of them is declared of
+    without types (definitions section 1): a parameter of which the precondition holds some of them is declared of
     those (an ``either`` of them), any other keeps its type (``object``). Written again from the precondition
     each time, so naming more agent predicates later gives the same as naming them all at once."""
     held: dict[int, set[str]] = {}
@@ -291,7 +291,7 @@ def _own_fact(needs: Schema, needed: tuple[Term, ...], makes: Schema, made: tupl
 
 
 def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
-    """SPEC section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
+    """definitions section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
     an agent is navigation when every fact its ground action adds or deletes mentions its actor, decided on
     the step, not the schema (handing an item to oneself is navigation, to another agent not); one that
     adds and deletes nothing (a wait) is navigation too. An environment step is never a sub-task either way."""
@@ -339,7 +339,7 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     files: :mod:`.factored`), with its ``; @strips-int`` pragmas and those of ``pragmas`` (as the CLI adds
     them: ``{"agent-types": ["truck", "airplane"]}``).
 
-    A domain with no agent type is refused, with how to name them (SPEC section 1). Compiled once: the
+    A domain with no agent type is refused, with how to name them (definitions section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
     """
@@ -566,7 +566,7 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
 
 def _check_agent_names(domain: Domain, names: frozenset[str], where: str | None) -> None:
     """Each name of ``agent-types`` is a type, or, in a domain written without types, a static unary
-    predicate (SPEC section 1); else an error naming both possibilities and what the name is instead."""
+    predicate (definitions section 1); else an error naming both possibilities and what the name is instead."""
     types = domain.declared_types() - {ROOT_TYPE}
     for name in sorted(names - types):
         if name in domain.unary_statics and not types:
@@ -588,7 +588,7 @@ def _check_agent_names(domain: Domain, names: frozenset[str], where: str | None)
 
 def _action_cost(effect, functions: frozenset[str]) -> bool:
     """Whether ``effect`` is an action cost, ``(increase (total-cost) N)`` with N a number or a function of
-    the domain (PDDL 3.1's :action-costs): dropped, as it changes no fact (SPEC section 1)."""
+    the domain (PDDL 3.1's :action-costs): dropped, as it changes no fact (definitions section 1)."""
     from pddl.logic.functions import Increase, NumericFunction, NumericValue
 
     if not isinstance(effect, Increase) or len(effect.operands) != 2:

@@ -1,4 +1,4 @@
-"""CoDMAP-15's factored MA-PDDL, read as the union of the agents' files (SPEC section 1).
+"""CoDMAP-15's factored MA-PDDL, read as the union of the agents' files (definitions section 1).
 
 A factored problem is a folder holding, for each agent, ``domain-AGENT.pddl`` (the actions that agent
 takes, the predicates it knows, its private ones in a ``(:private ...)`` group) and ``problem-AGENT.pddl``

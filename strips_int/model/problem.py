@@ -80,7 +80,7 @@ def make_problem(
 def _agents_by_predicate(domain: Domain, objects: Mapping[str, str], init: frozenset[Fact],
                          source: str) -> dict[str, str]:
     """``objects`` with each object for which an agent predicate holds in ``init`` of that predicate's type
-    (SPEC section 1: ``(truck t1)`` makes t1 a truck, an agent). An object is of one type: one for which
+    (definitions section 1: ``(truck t1)`` makes t1 a truck, an agent). An object is of one type: one for which
     two agent predicates hold is an error, and so is one declared of an agent predicate's type for which
     the predicate does not hold (the initial state decides who the agents are)."""
     held: dict[str, list[str]] = {}
@@ -110,7 +110,7 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
     a folder of CoDMAP's factored files is read as the union of its agents' problems (:mod:`.factored`).
 
     The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
-    and the ``:metric`` are dropped, as the costs are (SPEC section 1); a negative goal literal is refused.
+    and the ``:metric`` are dropped, as the costs are (definitions section 1); a negative goal literal is refused.
     """
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
@@ -177,7 +177,7 @@ def _check_actors(domain: Domain, problem: Problem, files: list[AgentFiles], fol
 
 
 def negative_goal(literal: str) -> str:
-    """The refusal of a negative goal literal (SPEC section 12)."""
+    """The refusal of a negative goal literal (definitions section 12)."""
     return (f"{cut(literal)} is a negative goal literal, which strips_int refuses: a goal is a conjunction of "
             "positive atoms (the facts whose last achievers make steps relevant)")
 

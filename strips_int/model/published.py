@@ -1,4 +1,4 @@
-"""PDDL as it is published, made readable by `pddl` (SPEC section 1): the thin step before its parser.
+"""PDDL as it is published, made readable by `pddl` (definitions section 1): the thin step before its parser.
 
 `pddl` 0.5.1 (the newest release; its main branch alike) reads the lower-case
 STRIPS subset of PDDL 3.1. Published files (IPC, CoDMAP-15) go beyond it in
