@@ -10,7 +10,9 @@ trigger, accepted trigger and interdependence. Prints one line per domain and ea
     python benchmarks/published_pddl.py --domain D.pddl --problems DIR [--agent-types T...] \\
         [--plans 3] [--walks 3] [--steps 40] [--timeout 60]
 
-The published files are read where they are; nothing of them is kept.
+The published files are read where they are; nothing of them is kept. IPC's untyped STRIPS domains name
+their agents by static unary predicates (definitions section 1): ``--agent-types truck airplane`` on
+logistics00, ``driver truck`` on driverlog, ``satellite``, ``aircraft`` on zenotravel.
 """
 
 from __future__ import annotations
