@@ -63,7 +63,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Alternative:
-    """One goal a start problem may be reached by (RC decides "some goal", SPEC section 8), and what the
+    """One goal a start problem may be reached by (RC decides "some goal", definitions section 8), and what the
     RC table's ``rules`` and ``recipe`` columns say of it ("" where the environment has no such thing)."""
 
     problem: Problem

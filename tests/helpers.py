@@ -37,3 +37,22 @@ def check_without_jax(*args: str | Path) -> str:
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: Repositories fetched beside the worktree (``/work/.mirror/OWNER+NAME/repo``, git directories without a
+#: work tree): published benchmarks read in place, never copied here; tests that need them skip without them.
+MIRRORS = ROOT.parent / ".mirror"
+
+
+def mirrored(repo: str, path: str, out: Path, commit: str = "HEAD") -> Path | None:
+    """``path`` of the mirrored GitHub repository ``repo`` ("owner/name") at ``commit``, written to ``out``;
+    None when the mirror or the file is absent."""
+    root = MIRRORS / repo.replace("/", "+") / "repo"
+    git_dir = root / ".git" if (root / ".git").is_dir() else root
+    if not git_dir.is_dir():
+        return None
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], capture_output=True)
+    if done.returncode != 0:
+        return None
+    out.write_bytes(done.stdout)
+    return out

@@ -128,8 +128,8 @@ def test_pyperplan_uses_the_converted_action_names(capsys):
 @needs_data
 def test_analyze_reads_a_raw_game_with_the_domain_by_name():
     report = analyze("overcooked", GAME)
-    # SPEC v2: deliver needs only the held soup, so the 4 deliveries no longer repeat a plating link (14 -> 10).
-    # counter_circuit is an open kitchen: every constructive one is optional (SPEC section 10).
+    # definitions v2: deliver needs only the held soup, so the 4 deliveries no longer repeat a plating link (14 -> 10).
+    # counter_circuit is an open kitchen: every constructive one is optional (definitions section 10).
     assert report.counts == {"interdependencies": 10, "constructive": 10, "non_constructive": 0, "looping": 0,
                              "irrelevant": 0, "constructive_required": 0, "constructive_optional": 10}
     assert (len(report.steps), report.meta["agent"], report.meta["roles"]) == \
@@ -148,7 +148,7 @@ def test_in_memory_states_many_games_and_evaluate_as_a_function():
     results = list(analyze_games("overcooked", GAME.parent))
     assert len(results) == len(list(GAME.parent.glob("*.json"))) and all(not isinstance(r, StripsIntError) for r in results)
     [row] = evaluate_games("overcooked", GAME)
-    # SPEC v2 values (v1: 14, 40.0, 100.0): no delivery duplicates; the third onion a trigger through the pot.
+    # definitions v2 values (v1: 14, 40.0, 100.0): no delivery duplicates; the third onion a trigger through the pot.
     assert (row["constructive"], round(row["human_pct_triggers"], 2), round(row["ai_pct_not_accepted"], 2),
             row["error"]) == (10, 43.33, 91.67, "")
 

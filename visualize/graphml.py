@@ -20,7 +20,7 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     Nodes: index, t, agent ("" for the environment and ``init``), action, kind,
     goal (the goal fact it last achieved, or ""). Edges: link (``causal`` or
     ``interdependence``), fact, objects (comma-separated), category and need
-    (``required`` or ``optional``, SPEC section 10; both "" for causal links).
+    (``required`` or ``optional``, definitions section 10; both "" for causal links).
     """
     source = report.graph
     goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}

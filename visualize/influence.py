@@ -1,4 +1,4 @@
-"""The object-influence graph (SPEC section 7): one object's trajectory, or the whole game in agent lanes."""
+"""The object-influence graph (definitions section 7): one object's trajectory, or the whole game in agent lanes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The batch summary figure: per group, mean Int_cons (its required and optional parts stacked, SPEC section 10)
+"""The batch summary figure: per group, mean Int_cons (its required and optional parts stacked, definitions section 10)
 and Int_non-cons with 95 % CIs, and task reward beside it; two paper columns (7.0 in) wide.
 
 Each group says once how many games it has (``n=`` in its label); a bar or

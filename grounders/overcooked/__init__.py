@@ -249,7 +249,7 @@ def states_trace(
 
 
 def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple[Alternative, ...]:
-    """A layout's start problem as RC's alternative goals, under its own rules (SPEC section 8): old
+    """A layout's start problem as RC's alternative goals, under its own rules (definitions section 8): old
     rules, one problem (three of any ingredient it dispenses make a soup, recipe ``any 3``); new rules,
     one per makeable ordered recipe (:func:`~.lift.makeable_recipes`: the smallest of each set of
     ingredient kinds), done when one such soup is delivered."""

@@ -85,7 +85,7 @@ class Game:
     ``rewards[i]``, when logged, is the reward of ``actions[i]`` (all four
     formats log it on the delivering action's own step); ``reward`` is their sum.
 
-    A game is whole (SPEC section 11: every step follows from the one before and the reward
+    A game is whole (definitions section 11: every step follows from the one before and the reward
     agrees with the trace), so its parts must fit each other, in every format: at least one
     state; as many states as joint actions (the user-study files: no state after the last
     action, which is then grounded only when it is a delivery) or one more (a final state);
@@ -103,7 +103,7 @@ class Game:
     cook_time: int = DEFAULT_COOK_TIME
     #: The rules the file names (``rules_named``: overcooked-ai's ``mdp_params.old_dynamics``, a JaxMARL
     #: rollout), else those its shape suggests (old-format soups: old), which the lifter tries first and
-    #: keeps only when the dynamics agree (SPEC section 11).
+    #: keeps only when the dynamics agree (definitions section 11).
     old_rules: bool = True
     rules_named: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
@@ -284,7 +284,7 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
 
 
 def _read_episodes(data: Any, source: str, layout: str | None) -> list[Game | StripsIntError]:
-    """The games of an overcooked-ai episode object (or the user-study web app's), one per episode (SPEC
+    """The games of an overcooked-ai episode object (or the user-study web app's), one per episode (definitions
     section 11); ``mdp_params.terrain`` is the terrain when present.
 
     ``ep_states`` is one episode's states, or a list of episodes' state lists (overcooked-ai's
@@ -572,7 +572,7 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
                 rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride, "unchecked": _ROLLOUT_REWARD})
 
 
-#: What a ZSC-Eval rollout cannot show (SPEC section 11: said, never silently trusted).
+#: What a ZSC-Eval rollout cannot show (definitions section 11: said, never silently trusted).
 _ROLLOUT_REWARD = ("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards, so 20 per delivered soup "
                    "(ZSC-Eval's delivery reward) is assumed")
 

@@ -8,7 +8,7 @@ A study's folder holds:
   interdependences given and received, error);
 * ``summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
-  reward, Int_cons (and its required and optional parts, SPEC section 10),
+  reward, Int_cons (and its required and optional parts, definitions section 10),
   Int_non-cons and the trigger percentages, per group (:mod:`.summary`);
 * ``shard.json`` and ``manifest.json`` (:mod:`.shards`, :mod:`.outputs`).
 

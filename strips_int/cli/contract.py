@@ -121,7 +121,7 @@ def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "
                                type=option.type, **({"nargs": "+"} if several and option.names else {}))
 
 
-#: The domain pragmas a command line can add to (SPEC section 1), with what each names.
+#: The domain pragmas a command line can add to (definitions section 1), with what each names.
 PRAGMA_OPTIONS = {
     "agent-types": ("TYPE", ("the agents' types, for a domain without a type agent (IPC: --agent-types truck "
                              "airplane); adds to the domain's agent-types pragma")),

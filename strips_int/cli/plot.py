@@ -31,7 +31,7 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     parser = Parser(prog=prog, description="Figures for papers.")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
-                       ("influence", "the object-influence graph (SPEC section 7)")):
+                       ("influence", "the object-influence graph (definitions section 7)")):
         command = commands.add_parser(name, help=text)
         add_domain_argument(command)
         command.add_argument("trace", type=Path, help="a trace, plan file or raw game (its first game is drawn)")

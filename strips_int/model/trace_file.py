@@ -1,4 +1,4 @@
-"""Reading a trace from a file: ``strips-int-trace/1`` JSON or a plan file, told apart by content (SPEC section 1).
+"""Reading a trace from a file: ``strips-int-trace/1`` JSON or a plan file, told apart by content (definitions section 1).
 
 Its own module because both readers are below it: :mod:`.trace` (the JSON format) and :mod:`.plan`
 (plan files, which build on the trace's steps).
