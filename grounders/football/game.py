@@ -1,0 +1,56 @@
+"""One dump read, checked and lifted, with its events and failed choices in ``meta``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from strips_int.model.domain import Domain
+from strips_int.model.trace import Trace
+
+from .dump import Frame, read_frames
+from .events import PASSES, SHOT, chosen, zsc_events
+from .lift import TEAMS, agents_of, build_trace, lift_frames, player
+
+
+def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
+    """The trace of the dump at ``path`` for ``team`` ("left" or "right"), its agents the team's controlled
+    players (``players`` = "controlled", where the dump names them) or all of them."""
+    source = str(path)
+    frames = read_frames(path)
+    side = TEAMS.index(team)
+    agents = agents_of(frames, side, players == "controlled")
+    lifted = lift_frames(frames, side, agents, source)
+    mine = frozenset(i for _, i in agents)
+    last = frames[-1]
+    meta: dict[str, Any] = {
+        "team": team, "agents": sorted(player(*a) for a in agents), "players": players,
+        "dump_steps": len(frames), "score_for": last.score[side], "score_against": last.score[1 - side],
+        "reward": last.score[side], **zsc_events(frames, side, mine)}
+    failed = failed_kicks(frames, side, mine)
+    meta["failed_kicks"] = len(failed)
+    if failed:
+        meta["failed_kick_choices"] = failed
+    return build_trace(frames, lifted, side, agents, domain, source, meta)
+
+
+def failed_kicks(frames: Sequence[Frame], team: int, agents: frozenset[int]) -> list[dict[str, Any]]:
+    """Chosen passes and shots that never left the chooser's feet: the owner chose one and lost the ball
+    without kicking it (taken at once by another player, or play stopped). strips_int's core has no
+    attempts (definitions section 13's blocks) yet, so they are listed here, one per possession."""
+    failed: list[dict[str, Any]] = []
+    pending: dict[str, Any] | None = None
+    for k in range(1, len(frames)):
+        obs, f = frames[k - 1], frames[k]
+        owner = (obs.owner_team, obs.owner_player)
+        if owner[0] == team and owner[1] in agents:
+            action = chosen(frames, k, team).get(owner[1])
+            if action in PASSES or action == SHOT:
+                pending = pending or {"t": k, "agent": player(*owner), "chose": action}
+        if pending is None or (f.owner_team, f.owner_player) == owner:
+            continue
+        lost = f.owner_team >= 0 or f.game_mode != 0  # taken at once, or play stopped: no kick
+        if lost and f.score == obs.score:
+            failed.append(pending)
+        pending = None
+    return failed
