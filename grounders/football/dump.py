@@ -38,6 +38,10 @@ ACTION_NAMES = ("idle", "left", "top_left", "top", "top_right", "right", "bottom
                 "sliding", "dribble", "release_dribble")
 
 
+class Refused(pickle.UnpicklingError):
+    """A pickle named a class the reader does not admit."""
+
+
 class BackendAction(int):
     """Stand-in for ``_gameplayfootball.e_BackendAction``: the engine's action number, data only."""
 
@@ -61,19 +65,19 @@ class CoreAction:
 
 def _dtype(spec: object, align: object = False, copy: object = False) -> np.dtype:
     if spec not in _DTYPES:
-        raise pickle.UnpicklingError(f"numpy dtype {brief(spec)}: a dump holds numbers and booleans only")
+        raise Refused(f"numpy dtype {brief(spec)}: a dump holds numbers and booleans only")
     return np.dtype(spec, bool(align), bool(copy))  # type: ignore[call-overload]
 
 
 def _reconstruct(cls: object, shape: object, code: object) -> np.ndarray:
-    if cls is not np.ndarray:
-        raise pickle.UnpicklingError(f"an array of {brief(cls)}, not a numpy ndarray")
-    return np.core.multiarray._reconstruct(np.ndarray, shape, code)  # type: ignore[attr-defined]
+    if cls is not np.ndarray or shape != (0,) or code != b"b":  # as ndarray.__reduce__ writes it: an empty shell
+        raise Refused("an array reconstruction that is not numpy's (ndarray, (0,), b'b')")
+    return np.empty((0,), np.int8)  # what _reconstruct gives; the BUILD that follows sets its state
 
 
 def _scalar(dtype: object, data: object) -> Any:
     if not isinstance(dtype, np.dtype) or dtype.hasobject or not isinstance(data, bytes):
-        raise pickle.UnpicklingError("a numpy scalar that is not a number")
+        raise Refused("a numpy scalar that is not a number")
     return np.frombuffer(data, dtype, count=1)[0]
 
 
@@ -85,10 +89,6 @@ _ADMITTED: dict[tuple[str, str], Callable[..., Any] | type] = {
     ("gfootball.env.football_action_set", "CoreAction"): CoreAction,
     ("_gameplayfootball", "e_BackendAction"): BackendAction,
 }
-
-
-class Refused(pickle.UnpicklingError):
-    """A pickle named a class the reader does not admit."""
 
 
 class _Restricted(pickle.Unpickler):
@@ -125,10 +125,10 @@ def pickled_steps(path: Path) -> Iterator[dict[str, Any]]:
             value = _Restricted(stream).load()
         except Refused as exc:
             raise StripsIntError(source, f"step {index}", str(exc)) from None
-        except EOFError:
-            raise StripsIntError(source, f"step {index}", "the stream ends inside this step's pickle "
-                                 "(a truncated dump)") from None
         except Exception as exc:  # any malformed pickle: UnpicklingError, ValueError, TypeError, MemoryError ...
+            if isinstance(exc, EOFError) or "truncated" in str(exc):
+                raise StripsIntError(source, f"step {index}", "the stream ends inside this step's pickle "
+                                     "(a truncated dump)") from None
             raise StripsIntError(source, f"step {index}", f"not a readable step pickle: {type(exc).__name__}: "
                                  f"{str(exc)[:160]}") from None
         if not isinstance(value, dict):

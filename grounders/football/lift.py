@@ -99,16 +99,21 @@ def check_step(frames: Sequence[Frame], k: int, source: str) -> None:
         raise StripsIntError(source, where, f"reward {now.reward:g}, but the step's goals make "
                              f"{gained[0] - gained[1]} (gfootball's scoring reward)")
     bx, by, bz = before.ball
+    mouth = abs(by) < GOAL_HALF_WIDTH and bz < GOAL_HEIGHT
     if gained != (0, 0):
         line = 1.0 if gained[0] else -1.0  # the left team scores at x = 1
         if abs(bx - line) > AT_GOAL or abs(by) > GOAL_HALF_WIDTH + AT_GOAL:
             raise StripsIntError(source, where, f"a goal for the {TEAMS[0 if gained[0] else 1]} team, but the "
                                  f"ball was at ({bx:.2f}, {by:.2f}) the step before, not at the goal (x={line:g})")
-    elif abs(bx) > IN_GOAL and abs(by) < GOAL_HALF_WIDTH and bz < GOAL_HEIGHT and before.game_mode == NORMAL:
-        raise StripsIntError(source, where, f"a goal without a score change: the ball was inside the goal at "
-                             f"({bx:.3f}, {by:.3f}, {bz:.2f}) at step {k - 1}, and the score stays {list(now.score)}")
+        return
     moved = ((now.ball[0] - bx) ** 2 + (now.ball[1] - by) ** 2) ** 0.5
-    if moved > MAX_BALL_STEP and gained == (0, 0) and now.game_mode == before.game_mode == NORMAL:
+    reset = moved > MAX_BALL_STEP and abs(bx) > 1 - AT_GOAL / 5 and now.game_mode == NORMAL
+    if mouth and (abs(bx) > IN_GOAL or reset) and before.game_mode == NORMAL:
+        raise StripsIntError(source, where, f"a goal without a score change: the ball was in the goal mouth at "
+                             f"({bx:.3f}, {by:.3f}, {bz:.2f}) at step {k - 1}"
+                             + (f", then at ({now.ball[0]:.2f}, {now.ball[1]:.2f})" if reset else "")
+                             + f", and the score stays {list(now.score)}")
+    if moved > MAX_BALL_STEP and now.game_mode == before.game_mode == NORMAL:
         raise StripsIntError(source, where, f"the ball moved {moved:.2f} in one step of normal play (at most "
                              f"{MAX_BALL_STEP})")
 
