@@ -150,14 +150,14 @@ def test_agent_dumps_count_presses_as_zsc_eval_does(domain):
         report = analysed(domain, path)
         assert {k: report.meta[k] for k in presses} == presses
         assert report.meta["events_from"] == "actions"
-        assert report.meta["agents"] == ["left1", "left2", "left3"]  # the dump's controlled players
-        assert analysed(domain, path, football_players="all").meta["agents"] == ["left0", "left1", "left2", "left3"]
+        assert report.meta["agents"] == ["left01", "left02", "left03"]  # the dump's controlled players
+        assert analysed(domain, path, football_players="all").meta["agents"] == ["left00", "left01", "left02", "left03"]
 
 
 @needs_data
 def test_a_chosen_shot_lost_to_a_tackle_is_a_failed_kick(domain):
     report = analysed(domain, AGENTS / "episode-1.dump")
-    assert report.meta["failed_kick_choices"] == [{"t": 17, "agent": "left1", "chose": "shot"}]
+    assert report.meta["failed_kick_choices"] == [{"t": 17, "agent": "left01", "chose": "shot"}]
 
 
 @needs_data
@@ -242,7 +242,7 @@ def test_an_object_array_and_a_large_reconstruction_are_refused(domain, tmp_path
     (lambda s: s[40]["observation"].update(ball_owned_team=0, ball_owned_player=4),
      "step 40: ball_owned_player 4 is out of range: the left team has 4 players"),
     (lambda s: s[40]["observation"].update(ball_owned_team=0, ball_owned_player=3),
-     "step 40: owner change to left3 with no ball movement to them: they are 0.32 from it (an owner is within 0.06)"),
+     "step 40: owner change to left03 with no ball movement to them: they are 0.32 from it (an owner is within 0.06)"),
     (lambda s: [step["observation"].update(score=[1, 0]) for step in s[70:]] + [s[70].update(reward=1)],
      "step 70: a goal for the left team, but the ball was at (0.55, -0.03) the step before, not at the goal (x=1)"),
     (lambda s: s[70]["observation"].update(steps_left=3),

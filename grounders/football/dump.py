@@ -258,5 +258,19 @@ def _action_name(number: int, source: str, where: str) -> str:
 
 def read_frames(path: Path) -> tuple[Frame, ...]:
     """Every step of a dump as a :class:`Frame`; the first bad one is an error naming the file and step."""
+    return read_episode(path)[0]
+
+
+def read_episode(path: Path) -> tuple[tuple[Frame, ...], dict[str, str | int]]:
+    """Every step of a dump as a :class:`Frame`, and what its first step's ``debug.config`` says of the episode
+    (``scenario``: gfootball's level, ``seed``: its engine seed; each where it is there and plain)."""
     source = str(path)
-    return tuple(frame(step, source, i) for i, step in enumerate(pickled_steps(path)))
+    frames, config = [], {}
+    for i, step in enumerate(pickled_steps(path)):
+        frames.append(frame(step, source, i))
+        if i == 0 and isinstance(step.get("debug"), dict) and isinstance(step["debug"].get("config"), dict):
+            given = step["debug"]["config"]
+            config = {key: given[name] for key, name, kind in (("scenario", "level", str),
+                                                               ("seed", "game_engine_random_seed", int))
+                      if type(given.get(name)) is kind}
+    return tuple(frames), config

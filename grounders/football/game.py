@@ -8,7 +8,7 @@ from typing import Any, Sequence
 from strips_int.model.domain import Domain
 from strips_int.model.trace import Trace
 
-from .dump import Frame, read_frames
+from .dump import Frame, read_episode
 from .events import PASSES, SHOT, chosen, zsc_events
 from .lift import TEAMS, agents_of, build_trace, lift_frames, player
 
@@ -17,14 +17,15 @@ def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
     """The trace of the dump at ``path`` for ``team`` ("left" or "right"), its agents the team's controlled
     players (``players`` = "controlled", where the dump names them) or all of them."""
     source = str(path)
-    frames = read_frames(path)
+    frames, config = read_episode(path)
     side = TEAMS.index(team)
     agents = agents_of(frames, side, players == "controlled")
     lifted = lift_frames(frames, side, agents, source)
     mine = frozenset(i for _, i in agents)
+    named = players == "controlled" and any(f.controlled[side] for f in frames)  # the dump says which
     last = frames[-1]
     meta: dict[str, Any] = {
-        "team": team, "agents": sorted(player(*a) for a in agents), "players": players,
+        **config, "team": team, "agents": sorted(player(*a) for a in agents), "players": "controlled" if named else "all",
         "dump_steps": len(frames), "score_for": last.score[side], "score_against": last.score[1 - side],
         "reward": last.score[side], **zsc_events(frames, side, mine)}
     failed = failed_kicks(frames, side, mine)

@@ -62,8 +62,9 @@ class Lifted:
 
 
 def player(team: int, index: int) -> str:
-    """A player's object name: ``left3`` is the left team's player 3 (gfootball's index, 0 the keeper)."""
-    return f"{TEAMS[team]}{index}"
+    """A player's object name: ``left03`` is the left team's player 3 (gfootball's index, 0 the keeper; two
+    digits, so that names sort as the indices do in every table)."""
+    return f"{TEAMS[team]}{index:02d}"
 
 
 def zone(x: float, team: int) -> str:
