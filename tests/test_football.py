@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import SHARED_DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from strips_int import StripsIntError, analyze, load_domain
 from strips_int.analysis.report import Report
@@ -269,3 +271,21 @@ def test_a_goal_without_a_score_change_is_one_error_naming_its_step(domain, tmp_
                                       "mouth at (1.001, -0.029, 0.11) at step 78, then at (0.00, -0.00), and the " \
                                       "score stays [0, 0]"
 
+
+
+@needs_data
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.tuples(st.integers(0, 39_000), st.binary(min_size=1, max_size=4)), min_size=1, max_size=4))
+def test_damaged_bytes_give_a_trace_or_one_error_never_an_internal_one(domain, tmp_path, cuts):
+    """Bytes of a real agents' dump overwritten at random: each result is a trace or a StripsIntError naming
+    the file, never an internal error (a crash of the reader)."""
+    data = bytearray((AGENTS / "episode-1.dump").read_bytes())
+    for at, chunk in cuts:
+        data[at:at + len(chunk)] = chunk
+    path = tmp_path / "fuzzed.dump"
+    path.write_bytes(bytes(data))
+    for result in read_input(path, domain):
+        if isinstance(result, StripsIntError):
+            assert str(result).startswith(f"{path}:") and "internal error" not in str(result), result
+        else:
+            analyze(domain, result).to_dict()

@@ -234,6 +234,9 @@ def frame(step: dict[str, Any], source: str, index: int) -> Frame:
     if not isinstance(actions, (list, tuple)) or not all(isinstance(a, (CoreAction, int)) for a in actions):
         raise StripsIntError(source, where, f"debug.action is {brief(actions)}, not a list of actions")
     names = tuple(a.name if isinstance(a, CoreAction) else _action_name(a, source, where) for a in actions)
+    if names and len(names) != len(controlled[0]) + len(controlled[1]):
+        raise StripsIntError(source, where, f"debug.action has {len(names)} actions for "
+                             f"{len(controlled[0]) + len(controlled[1])} controlled players")
     reward = step.get("reward", 0.0)
     if not isinstance(reward, (int, float, np.number)) or not np.isfinite(reward):
         raise StripsIntError(source, where, f"reward {brief(reward)} is not a finite number")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.trace import Trace
 
@@ -19,6 +20,8 @@ def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
     source = str(path)
     frames, config = read_episode(path)
     side = TEAMS.index(team)
+    if not frames[0].players[side]:
+        raise StripsIntError(source, "step 0", f"the {team} team has no players")
     agents = agents_of(frames, side, players == "controlled")
     lifted = lift_frames(frames, side, agents, source)
     mine = frozenset(i for _, i in agents)
