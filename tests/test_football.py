@@ -289,3 +289,14 @@ def test_damaged_bytes_give_a_trace_or_one_error_never_an_internal_one(domain, t
             assert str(result).startswith(f"{path}:") and "internal error" not in str(result), result
         else:
             analyze(domain, result).to_dict()
+
+
+@needs_data
+def test_a_dump_that_opens_with_a_set_piece_reads_as_a_restart(domain, tmp_path):
+    """As a corner or free-kick scenario starts: game_mode not normal until the taker has the ball."""
+    steps = list(pickled_steps(AI_ACADEMY))
+    for step in steps[:2]:
+        step["observation"]["game_mode"] = 4
+    report = analysed(domain, written(tmp_path / "corner.dump", steps))
+    assert ("dead", "ball") in report.problem.init and report.steps[0].action.name == "restart"
+    assert report.counts["looping"] == 2

@@ -21,7 +21,7 @@ that fails is one error naming it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
@@ -57,7 +57,6 @@ class Lifted:
     atoms: list[tuple[int, Fact]] = field(default_factory=list)
     spells: int = 0
     goals: int = 0  # the study team's
-    conceded: int = 0
     loose_at_start: bool = True
 
 
@@ -148,10 +147,9 @@ class _Lifter:
         before, self.zone = self.zone, zone(f.ball[0], self.team)
         return before, self.zone
 
-    def release(self, t: int, f: Frame, kicked: bool) -> None:
-        """The owner loses the ball: into play (``kicked``), or without a kick."""
-        assert self.owner is not None
-        name, mine = player(*self.owner), self.owner in self.agents
+    def release(self, t: int, f: Frame, owner: tuple[int, int], kicked: bool) -> None:
+        """``owner`` loses the ball: into play (``kicked``), or without a kick."""
+        name, mine = player(*owner), owner in self.agents
         verb = ("kick" if kicked else "lose") if mine else ("other-kick" if kicked else "other-lose")
         self.emit(t, verb, name, "ball", *self.moved(f))
         self.owner = None
@@ -161,18 +159,16 @@ class _Lifter:
         goal = before is not None and f.score != before.score
         stops = not self.dead and before is not None and before.game_mode == NORMAL and f.game_mode != NORMAL
         if self.owner is not None and (now != self.owner or goal or stops):
-            # Into play when the ball is then loose or goes to a team-mate of the study; lost otherwise.
-            kicked = not stops and (now is None or now in self.agents or goal)
-            self.release(t, f, kicked)
-        if goal:
-            assert before is not None
+            # Into play when it goes in, or is then loose or a team-mate's of the study; lost otherwise.
+            kicked = goal or (not stops and (now is None or now in self.agents))
+            self.release(t, f, self.owner, kicked)
+        if goal and before is not None:
             if self.dead:  # a set piece that went straight in: the ball was in play
                 self.emit(t, "restart", "ball", *self.moved(f))
             if f.score[self.team] != before.score[self.team]:
                 self.out.goals += 1
                 self.emit(t, "score", "ball", f"goal{self.out.goals}", *self.moved(f), *self.spell())
             else:
-                self.out.conceded += 1
                 self.emit(t, "concede", "ball", *self.moved(f), *self.spell())
             self.dead = True
         elif stops:
@@ -232,9 +228,3 @@ def build_trace(frames: Sequence[Frame], lifted: Lifted, team: int, agents: froz
     actions = [grounder.ground(atom, f"step {t}") for t, atom in lifted.atoms]
     return Trace(source, problem, Step.numbered((t for t, _ in lifted.atoms), actions), meta)
 
-
-def owned_sequence(frames: Sequence[Frame]) -> Iterator[tuple[int, int, int]]:
-    """(step, team, player) of every step where someone owns the ball: ZSC-Eval's ``ball_tracer``."""
-    for k, f in enumerate(frames):
-        if f.owner_team >= 0:
-            yield k, f.owner_team, f.owner_player
