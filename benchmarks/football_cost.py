@@ -14,23 +14,17 @@ The issue's bound: a full 3,000-step game in under 5 s.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import time
 from pathlib import Path
+
+from hanabi_cost import cpu_model  # this folder's: a script's own folder is on sys.path
 
 from strips_int import analyze, load_domain
 from strips_int.grounders.football import read_trace
 from strips_int.grounders.football.dump import read_frames
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "grf"
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def main() -> None:

@@ -207,15 +207,8 @@ def frame(step: dict[str, Any], source: str, index: int) -> Frame:
     ball = _array(obs, "ball", source, where, (3,))
     left = _array(obs, "left_team", source, where, (None, 2))
     right = _array(obs, "right_team", source, where, (None, 2))
-    team, player = _int(obs, "ball_owned_team", source, where), _int(obs, "ball_owned_player", source, where)
     sizes = (len(left), len(right))
-    if team not in (-1, 0, 1):
-        raise StripsIntError(source, where, f"ball_owned_team {team} is not -1, 0 or 1")
-    if team == -1 and player != -1:
-        raise StripsIntError(source, where, f"ball_owned_player {player} while no team owns the ball")
-    if team >= 0 and not 0 <= player < sizes[team]:
-        raise StripsIntError(source, where, f"ball_owned_player {player} is out of range: the "
-                             f"{'left' if team == 0 else 'right'} team has {sizes[team]} players")
+    team, player = _owner(obs, sizes, source, where)
     mode = _int(obs, "game_mode", source, where)
     if not 0 <= mode <= 6:
         raise StripsIntError(source, where, f"game_mode {mode} is not 0 to 6")
@@ -229,14 +222,7 @@ def frame(step: dict[str, Any], source: str, index: int) -> Frame:
             raise StripsIntError(source, where, f"{side}_agent_controlled_player {chosen} is out of range: the "
                                  f"{side} team has {size} players")
         controlled.append(tuple(chosen))
-    debug = step.get("debug")
-    actions = debug.get("action", []) if isinstance(debug, dict) else None
-    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, (CoreAction, int)) for a in actions):
-        raise StripsIntError(source, where, f"debug.action is {brief(actions)}, not a list of actions")
-    names = tuple(a.name if isinstance(a, CoreAction) else _action_name(a, source, where) for a in actions)
-    if names and len(names) != len(controlled[0]) + len(controlled[1]):
-        raise StripsIntError(source, where, f"debug.action has {len(names)} actions for "
-                             f"{len(controlled[0]) + len(controlled[1])} controlled players")
+    names = _actions(step, len(controlled[0]) + len(controlled[1]), source, where)
     reward = step.get("reward", 0.0)
     if not isinstance(reward, (int, float, np.number)) or not np.isfinite(reward):
         raise StripsIntError(source, where, f"reward {brief(reward)} is not a finite number")
@@ -244,6 +230,32 @@ def frame(step: dict[str, Any], source: str, index: int) -> Frame:
     return Frame((float(ball[0]), float(ball[1]), float(ball[2])), team, player, mode,
                  (int(score[0]), int(score[1])), _int(obs, "steps_left", source, where), sizes, (left, right),
                  (keepers[0], keepers[1]), (controlled[0], controlled[1]), names, float(reward))
+
+
+def _owner(obs: dict[str, Any], sizes: tuple[int, int], source: str, where: str) -> tuple[int, int]:
+    """``ball_owned_team`` and ``ball_owned_player``, in range."""
+    team, player = _int(obs, "ball_owned_team", source, where), _int(obs, "ball_owned_player", source, where)
+    if team not in (-1, 0, 1):
+        raise StripsIntError(source, where, f"ball_owned_team {team} is not -1, 0 or 1")
+    if team == -1 and player != -1:
+        raise StripsIntError(source, where, f"ball_owned_player {player} while no team owns the ball")
+    if team >= 0 and not 0 <= player < sizes[team]:
+        raise StripsIntError(source, where, f"ball_owned_player {player} is out of range: the "
+                             f"{'left' if team == 0 else 'right'} team has {sizes[team]} players")
+    return team, player
+
+
+def _actions(step: dict[str, Any], controlled: int, source: str, where: str) -> tuple[str, ...]:
+    """The names of ``debug.action``'s actions: none (the built-in AI), or one per controlled player."""
+    debug = step.get("debug")
+    actions = debug.get("action", []) if isinstance(debug, dict) else None
+    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, (CoreAction, int)) for a in actions):
+        raise StripsIntError(source, where, f"debug.action is {brief(actions)}, not a list of actions")
+    names = tuple(a.name if isinstance(a, CoreAction) else _action_name(a, source, where) for a in actions)
+    if names and len(names) != controlled:
+        raise StripsIntError(source, where, f"debug.action has {len(names)} actions for {controlled} controlled "
+                             "players")
+    return names
 
 
 def _keeper(obs: dict[str, Any], side: str, size: int, source: str, where: str) -> int:

@@ -74,18 +74,10 @@ def zone(x: float, team: int) -> str:
 
 def check_step(frames: Sequence[Frame], k: int, source: str) -> None:
     """Dump step ``k`` checked against step ``k - 1`` (the module docstring says what); raises naming it."""
-    now, where = frames[k], f"step {k}"
-    owner = _owner_distance(now)
-    if owner is not None and owner > OWNER_REACH:
-        before = frames[k - 1] if k else None
-        changed = before is None or (before.owner_team, before.owner_player) != (now.owner_team, now.owner_player)
-        who = player(now.owner_team, now.owner_player)
-        raise StripsIntError(source, where, (f"owner change to {who} with no ball movement to them" if changed
-                                             else f"{who} owns the ball") + f": they are {owner:.2f} from it "
-                             f"(an owner is within {OWNER_REACH})")
+    _check_owner(frames, k, source)
     if k == 0:
         return
-    before = frames[k - 1]
+    now, before, where = frames[k], frames[k - 1], f"step {k}"
     if now.players != before.players:
         raise StripsIntError(source, where, f"{now.players} players, but the step before had {before.players}")
     if now.steps_left != before.steps_left - 1:
@@ -98,24 +90,48 @@ def check_step(frames: Sequence[Frame], k: int, source: str) -> None:
     if now.reward != gained[0] - gained[1]:
         raise StripsIntError(source, where, f"reward {now.reward:g}, but the step's goals make "
                              f"{gained[0] - gained[1]} (gfootball's scoring reward)")
-    bx, by, bz = before.ball
-    mouth = abs(by) < GOAL_HALF_WIDTH and bz < GOAL_HEIGHT
     if gained != (0, 0):
-        line = 1.0 if gained[0] else -1.0  # the left team scores at x = 1
-        if abs(bx - line) > AT_GOAL or abs(by) > GOAL_HALF_WIDTH + AT_GOAL:
-            raise StripsIntError(source, where, f"a goal for the {TEAMS[0 if gained[0] else 1]} team, but the "
-                                 f"ball was at ({bx:.2f}, {by:.2f}) the step before, not at the goal (x={line:g})")
+        _check_goal(before, 0 if gained[0] else 1, source, where)
+    else:
+        _check_ball(before, now, k, source)
+
+
+def _check_owner(frames: Sequence[Frame], k: int, source: str) -> None:
+    """The owner of step ``k`` is at the ball."""
+    now = frames[k]
+    owner = _owner_distance(now)
+    if owner is None or owner <= OWNER_REACH:
         return
+    changed = k == 0 or (frames[k - 1].owner_team, frames[k - 1].owner_player) != (now.owner_team, now.owner_player)
+    who = player(now.owner_team, now.owner_player)
+    raise StripsIntError(source, f"step {k}", (f"owner change to {who} with no ball movement to them" if changed
+                                               else f"{who} owns the ball") + f": they are {owner:.2f} from it "
+                         f"(an owner is within {OWNER_REACH})")
+
+
+def _check_goal(before: Frame, scorer: int, source: str, where: str) -> None:
+    """A goal of ``scorer``'s team: the ball was at the goal it attacks the step before."""
+    bx, by = before.ball[:2]
+    line = 1.0 if scorer == 0 else -1.0  # the left team scores at x = 1
+    if abs(bx - line) > AT_GOAL or abs(by) > GOAL_HALF_WIDTH + AT_GOAL:
+        raise StripsIntError(source, where, f"a goal for the {TEAMS[scorer]} team, but the ball was at "
+                             f"({bx:.2f}, {by:.2f}) the step before, not at the goal (x={line:g})")
+
+
+def _check_ball(before: Frame, now: Frame, k: int, source: str) -> None:
+    """No goal at step ``k``: the ball did not go in, nor jump, in normal play."""
+    bx, by, bz = before.ball
     moved = ((now.ball[0] - bx) ** 2 + (now.ball[1] - by) ** 2) ** 0.5
+    mouth = abs(by) < GOAL_HALF_WIDTH and bz < GOAL_HEIGHT
     reset = moved > MAX_BALL_STEP and abs(bx) > 1 - AT_GOAL / 5 and now.game_mode == NORMAL
     if mouth and (abs(bx) > IN_GOAL or reset) and before.game_mode == NORMAL:
-        raise StripsIntError(source, where, f"a goal without a score change: the ball was in the goal mouth at "
-                             f"({bx:.3f}, {by:.3f}, {bz:.2f}) at step {k - 1}"
+        raise StripsIntError(source, f"step {k}", f"a goal without a score change: the ball was in the goal mouth "
+                             f"at ({bx:.3f}, {by:.3f}, {bz:.2f}) at step {k - 1}"
                              + (f", then at ({now.ball[0]:.2f}, {now.ball[1]:.2f})" if reset else "")
                              + f", and the score stays {list(now.score)}")
     if moved > MAX_BALL_STEP and now.game_mode == before.game_mode == NORMAL:
-        raise StripsIntError(source, where, f"the ball moved {moved:.2f} in one step of normal play (at most "
-                             f"{MAX_BALL_STEP})")
+        raise StripsIntError(source, f"step {k}", f"the ball moved {moved:.2f} in one step of normal play (at "
+                             f"most {MAX_BALL_STEP})")
 
 
 def _owner_distance(f: Frame) -> float | None:
