@@ -22,15 +22,16 @@
 ; Goals. (scored ?g) is the study team's goal ?g; the problem's goal is the goals the team scored
 ; (goal1 when it scored none). `score` needs the loose ball the shooter kicked, so the goal's causal
 ; chain runs back through the shooter's gain to the passes before it; `concede` (a goal against)
-; needs only (free ball). Both leave the ball dead until `restart` (kick-off, throw-in, free kick,
-; corner, goal kick, penalty: gfootball's game_mode).
+; needs only (free ball). Both leave the ball dead until `restart` with its set piece (kick-off,
+; goal kick, free kick, corner, throw-in, penalty: gfootball's game_mode 1 to 6).
 ;
 ; @strips-int ignore-predicates: free dead spell
 (define (domain football)
   (:requirements :strips :typing)
   (:types
     player - agent
-    other ball zone spell goal - object)
+    other ball zone spell goal set-piece - object)
+  (:constants kick-off goal-kick free-kick corner throw-in penalty - set-piece)
   (:predicates
     (has ?p - player ?b - ball)
     (other-has ?o - other ?b - ball)
@@ -101,8 +102,8 @@
     :effect (and (dead ?b) (not (loose ?b)) (not (free ?b)) (not (ball-in ?b ?from)) (ball-in ?b ?to)
                  (not (spell ?b ?s)) (spell ?b ?next)))
 
-  ; Play restarts (a kick-off, throw-in, free kick, corner, goal kick or penalty): the ball is loose.
+  ; Play restarts with a set piece (gfootball's game_mode while play stood still): the ball is loose.
   (:action restart
-    :parameters (?b - ball ?from ?to - zone)
+    :parameters (?b - ball ?piece - set-piece ?from ?to - zone)
     :precondition (dead ?b)
     :effect (and (loose ?b) (free ?b) (not (dead ?b)) (not (ball-in ?b ?from)) (ball-in ?b ?to))))

@@ -7,7 +7,8 @@ stops), a goal is ``score`` or ``concede``, play stopping (``game_mode`` leaving
 normal play) is ``stop``, play resuming (normal play again, or a set piece's
 taker owning the ball) is ``restart``, and the new owner's ``gain`` (an
 ``other-gain`` for a player no agent of the study is) comes last. A step where
-the owner does not change needs no action.
+the owner does not change needs no action. A restart names its set piece:
+the ``game_mode`` play stood still in (a kick-off after a goal).
 
 Each dump step is checked against the one before (:func:`check_step`): the
 owner is at the ball, a score changes by one goal of one side with the ball
@@ -37,6 +38,8 @@ NEEDED_ACTIONS = frozenset({"gain", "kick", "lose", "other-gain", "other-kick", 
 TEAMS = ("left", "right")
 ZONES = ("own-third", "middle-third", "final-third")
 NORMAL = 0
+#: gfootball's game_mode 1 to 6, as the domain's set-piece constants.
+SET_PIECES = ("kick-off", "goal-kick", "free-kick", "corner", "throw-in", "penalty")
 #: How far (pitch units: x in [-1, 1]) the owner may be from the ball; gfootball's owners are within 0.025.
 OWNER_REACH = 0.06
 #: The most the ball moves in one step of normal play (shots move it under 0.1).
@@ -149,6 +152,7 @@ class _Lifter:
         self.zone = zone(first.ball[0], team)
         self.dead = first.game_mode != NORMAL
         self.out.loose_at_start = not self.dead
+        self.piece = SET_PIECES[first.game_mode - 1] if self.dead else SET_PIECES[0]  # the set piece play waits for
         self.owner: tuple[int, int] | None = None
 
     def spell(self) -> tuple[str, str]:
@@ -180,7 +184,8 @@ class _Lifter:
             self.release(t, f, self.owner, kicked)
         if goal and before is not None:
             if self.dead:  # a set piece that went straight in: the ball was in play
-                self.emit(t, "restart", "ball", *self.moved(f))
+                self.emit(t, "restart", "ball", self.piece, *self.moved(f))
+            self.piece = SET_PIECES[f.game_mode - 1] if f.game_mode != NORMAL else "kick-off"
             if f.score[self.team] != before.score[self.team]:
                 self.out.goals += 1
                 self.emit(t, "score", "ball", f"goal{self.out.goals}", *self.moved(f), *self.spell())
@@ -190,8 +195,10 @@ class _Lifter:
         elif stops:
             self.emit(t, "stop", "ball", *self.moved(f), *self.spell())
             self.dead = True
+        if self.dead and f.game_mode != NORMAL:
+            self.piece = SET_PIECES[f.game_mode - 1]
         if self.dead and (f.game_mode == NORMAL or (now is not None and now != self.owner)):
-            self.emit(t, "restart", "ball", *self.moved(f))
+            self.emit(t, "restart", "ball", self.piece, *self.moved(f))
             self.dead = False
         if now is not None and now != self.owner:
             if now in self.agents:
