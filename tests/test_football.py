@@ -300,3 +300,19 @@ def test_a_dump_that_opens_with_a_set_piece_reads_as_a_restart(domain, tmp_path)
     report = analysed(domain, written(tmp_path / "corner.dump", steps))
     assert ("dead", "ball") in report.problem.init and report.steps[0].action.name == "restart"
     assert report.counts["looping"] == 2
+
+
+@needs_data
+def test_each_stoppage_restarts_with_the_set_piece_game_mode_names(domain):
+    """The full game's restarts by kind: one per goal (a kick-off) and one per step where game_mode leaves
+    normal play (1 kick-off, 2 goal kick, 3 free kick, 4 corner, 5 throw-in, 6 penalty)."""
+    from collections import Counter
+
+    observations = raw(FULL_GAME)
+    names = {1: "kick-off", 2: "goal-kick", 3: "free-kick", 4: "corner", 5: "throw-in", 6: "penalty"}
+    expected = Counter(names[o["game_mode"]] for before, o in zip(observations, observations[1:])
+                       if before["game_mode"] == 0 and o["game_mode"] != 0)
+    expected["kick-off"] += sum(o["score"] != before["score"] for before, o in zip(observations, observations[1:]))
+    report = analysed(domain, FULL_GAME)
+    assert Counter(s.action.args[1] for s in report.steps if s.action.name == "restart") == expected
+    assert expected == {"kick-off": 3, "goal-kick": 4, "free-kick": 5, "throw-in": 1}
