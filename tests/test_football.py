@@ -224,7 +224,7 @@ def test_a_pickle_naming_a_class_is_refused_and_runs_nothing(domain, tmp_path, c
 
 
 @needs_data
-def test_an_object_array_and_a_large_reconstruction_are_refused(domain, tmp_path):
+def test_an_object_array_a_large_reconstruction_and_dtype_flags_are_refused(domain, tmp_path):
     steps = [step for step in pickled_steps(AI_ACADEMY)][:3]
     steps[1]["observation"]["ball"] = np.array([print, 0, 0], dtype=object)
     path = written(tmp_path / "o.dump", steps)
@@ -237,6 +237,9 @@ def test_an_object_array_and_a_large_reconstruction_are_refused(domain, tmp_path
     path.write_bytes(shell.replace(b"K\x00\x85", b"J\x00\x00\x00\x40\x85"))  # (2**30,): a 1 GiB allocation
     assert one_error(domain, path) == f"{path}: step 0: an array reconstruction that is not numpy's (ndarray, (0,), " \
                                       "b'b')"
+    path = tmp_path / "flags.dump"  # numpy's own __setstate__ would take flags that make f8 data object pointers
+    path.write_bytes(shell.replace(b"J\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00t", b"J\xff\xff\xff\xffJ\xff\xff\xff\xffK\x3ft"))
+    assert one_error(domain, path) == f"{path}: step 0: numpy dtype state a list of 8 items is not a plain number's"
 
 
 @needs_data

@@ -6,22 +6,25 @@ the end of the file): ``observation`` (gfootball's raw observation), ``debug``
 Values are numpy arrays; an agent-driven episode's actions are gfootball's
 ``CoreAction`` objects holding a ``_gameplayfootball.e_BackendAction``.
 
-The unpickler admits numpy's array and dtype reconstruction and two data-only
-stand-ins for those gfootball classes, nothing else: any other class a pickle
-names (``os.system``, ``builtins.eval``) is one error naming the file, the
-step and the class, raised before anything is called. Object arrays are
-refused too (their elements would be arbitrary pickles in disguise). pickle is
-the format gfootball writes; there is no other reader of it, so the stand-ins
-are written here.
+The unpickler admits numpy's array, dtype and scalar reconstruction and
+gfootball's two classes, each as a data-only stand-in, nothing else: any
+other class a pickle names (``os.system``, ``builtins.eval``) is one error
+naming the file, the step and the class, raised before anything is called.
+No numpy code sees the file's state either: a dtype must be a number's or a
+boolean's with numpy's own plain state (no object dtype, no flags), and an
+array is made by ``numpy.frombuffer`` from its checked shape and bytes. pickle
+is the format gfootball writes; there is no other reader of it, so the
+stand-ins are written here.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -63,29 +66,72 @@ class CoreAction:
         self.name = state["_name"]
 
 
-def _dtype(spec: object, align: object = False, copy: object = False) -> np.dtype:
-    if spec not in _DTYPES:
-        raise Refused(f"numpy dtype {brief(spec)}: a dump holds numbers and booleans only")
-    return np.dtype(spec, bool(align), bool(copy))  # type: ignore[call-overload]
+class _DType:
+    """Stand-in for ``numpy.dtype`` while unpickling: a number or boolean dtype, its state checked as numpy
+    writes it (numpy's own ``__setstate__`` would take any flags, an object dtype's among them)."""
+
+    def __init__(self, spec: object, align: object = False, copy: object = False) -> None:
+        if spec not in _DTYPES:
+            raise Refused(f"numpy dtype {brief(spec)}: a dump holds numbers and booleans only")
+        self.dtype = np.dtype(str(spec))
+
+    def __setstate__(self, state: object) -> None:
+        if not (isinstance(state, tuple) and len(state) == 8 and state[0] == 3 and state[1] in ("<", ">", "|", "=")
+                and state[2:] == (None, None, None, -1, -1, 0)):
+            raise Refused(f"numpy dtype state {brief(state)} is not a plain number's")
+        if state[1] in "<>":
+            self.dtype = self.dtype.newbyteorder(state[1])
 
 
-def _reconstruct(cls: object, shape: object, code: object) -> np.ndarray:
-    if cls is not np.ndarray or shape != (0,) or code != b"b":  # as ndarray.__reduce__ writes it: an empty shell
+#: What a pickle's ``numpy.ndarray`` is here: a token only :func:`_reconstruct` accepts (calling it fails).
+_NDARRAY = ("numpy", "ndarray")
+
+
+class _Array:
+    """Stand-in for the empty array ``numpy.core.multiarray._reconstruct`` gives; its state (version, shape,
+    dtype, Fortran order, raw bytes) is checked and becomes ``value``, a new array of those bytes."""
+
+    value: np.ndarray
+
+    def __setstate__(self, state: object) -> None:
+        if not (isinstance(state, tuple) and len(state) == 5 and state[0] == 1 and isinstance(state[1], tuple)
+                and all(type(n) is int and n >= 0 for n in state[1]) and isinstance(state[2], _DType)
+                and isinstance(state[3], bool) and isinstance(state[4], bytes)):
+            raise Refused(f"numpy array state {brief(state)} is not a plain array's")
+        shape, dtype, raw = state[1], state[2].dtype, state[4]
+        if len(raw) != math.prod(shape) * dtype.itemsize:
+            raise Refused(f"numpy array of shape {shape} and dtype {dtype} with {len(raw)} bytes of data")
+        self.value = np.frombuffer(raw, dtype).reshape(shape, order="F" if state[3] else "C")
+
+
+def _reconstruct(cls: object, shape: object, code: object) -> _Array:
+    if cls is not _NDARRAY or shape != (0,) or code != b"b":  # as ndarray.__reduce__ writes it: an empty shell
         raise Refused("an array reconstruction that is not numpy's (ndarray, (0,), b'b')")
-    return np.empty((0,), np.int8)  # what _reconstruct gives; the BUILD that follows sets its state
+    return _Array()
 
 
 def _scalar(dtype: object, data: object) -> Any:
-    if not isinstance(dtype, np.dtype) or dtype.hasobject or not isinstance(data, bytes):
+    if not isinstance(dtype, _DType) or not isinstance(data, bytes) or len(data) != dtype.dtype.itemsize:
         raise Refused("a numpy scalar that is not a number")
-    return np.frombuffer(data, dtype, count=1)[0]
+    return np.frombuffer(data, dtype.dtype, count=1)[0]
 
 
-_ADMITTED: dict[tuple[str, str], Callable[..., Any] | type] = {
+def _plain(value: Any) -> Any:
+    """``value`` with each array stand-in replaced by its array, through dicts, lists and tuples."""
+    if isinstance(value, _Array):
+        return getattr(value, "value", None)  # a shell no state was given stays empty: None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(map(_plain, value))
+    return value
+
+
+_ADMITTED: dict[tuple[str, str], Any] = {
     **{(m, "_reconstruct"): _reconstruct for m in _MULTIARRAY},
     **{(m, "scalar"): _scalar for m in _MULTIARRAY},
-    ("numpy", "ndarray"): np.ndarray,
-    ("numpy", "dtype"): _dtype,
+    _NDARRAY: _NDARRAY,
+    ("numpy", "dtype"): _DType,
     ("gfootball.env.football_action_set", "CoreAction"): CoreAction,
     ("_gameplayfootball", "e_BackendAction"): BackendAction,
 }
@@ -122,7 +168,7 @@ def pickled_steps(path: Path) -> Iterator[dict[str, Any]]:
     index = 0
     while stream.tell() < len(data):
         try:  # an unpickler per step: each step is pickled on its own, memo indices from 0
-            value = _Restricted(stream).load()
+            value = _plain(_Restricted(stream).load())
         except Refused as exc:
             raise StripsIntError(source, f"step {index}", str(exc)) from None
         except Exception as exc:  # any malformed pickle: UnpicklingError, ValueError, TypeError, MemoryError ...
