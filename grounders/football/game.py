@@ -11,7 +11,7 @@ from strips_int.model.trace import Trace
 
 from .dump import Frame, read_episode
 from .events import PASSES, SHOT, chosen, zsc_events
-from .lift import TEAMS, agents_of, build_trace, lift_frames, player
+from .lift import TEAMS, agents_of, build_trace, lift_frames, player, zone
 
 
 def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
@@ -40,8 +40,9 @@ def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
 
 def failed_kicks(frames: Sequence[Frame], team: int, agents: frozenset[int]) -> list[dict[str, Any]]:
     """Chosen passes and shots that never left the chooser's feet: the owner chose one and lost the ball
-    without kicking it (taken at once by another player, or play stopped). strips_int's core has no
-    attempts (definitions section 13's blocks) yet, so they are listed here, one per possession."""
+    without kicking it (taken at once by another player, or play stopped), one per possession, with the
+    ground kick it would have been (as definitions section 1's ``attempts`` write one). strips_int's core has
+    no attempts (definitions section 13's blocks) yet, so they are listed here."""
     failed: list[dict[str, Any]] = []
     pending: dict[str, Any] | None = None
     for k in range(1, len(frames)):
@@ -50,7 +51,9 @@ def failed_kicks(frames: Sequence[Frame], team: int, agents: frozenset[int]) -> 
         if owner[0] == team and owner[1] in agents:
             action = chosen(frames, k, team).get(owner[1])
             if action in PASSES or action == SHOT:
-                pending = pending or {"t": k, "agent": player(*owner), "chose": action}
+                here = zone(obs.ball[0], team)
+                pending = pending or {"t": k, "agent": player(*owner), "chose": action,
+                                      "action": f"(kick {player(*owner)} ball {here} {here})"}
         if pending is None or (f.owner_team, f.owner_player) == owner:
             continue
         lost = f.owner_team >= 0 or f.game_mode != 0  # taken at once, or play stopped: no kick
