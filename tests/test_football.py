@@ -159,7 +159,7 @@ def test_agent_dumps_count_presses_as_zsc_eval_does(domain):
 @needs_data
 def test_a_chosen_shot_lost_to_a_tackle_is_a_failed_kick(domain):
     report = analysed(domain, AGENTS / "episode-1.dump")
-    assert report.meta["failed_kick_choices"] == [{"t": 17, "agent": "left01", "chose": "shot",
+    assert report.meta["failed_kick_choices"] == [{"t": 18, "chosen_at": 17, "agent": "left01", "chose": "shot",
                                                   "action": "(kick left01 ball final-third final-third)"}]
 
 

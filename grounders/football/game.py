@@ -40,8 +40,9 @@ def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
 
 def failed_kicks(frames: Sequence[Frame], team: int, agents: frozenset[int]) -> list[dict[str, Any]]:
     """Chosen passes and shots that never left the chooser's feet: the owner chose one and lost the ball
-    without kicking it (taken at once by another player, or play stopped), one per possession, with the
-    ground kick it would have been (as definitions section 1's ``attempts`` write one). strips_int's core has
+    without kicking it (taken at once by another player, or play stopped), one per possession: ``t`` the step
+    the ball was lost, where the ground ``action`` it would have been fails (as definitions section 1's
+    ``attempts`` write one), ``chosen_at`` the step of the choice. strips_int's core has
     no attempts (definitions section 13's blocks) yet, so they are listed here."""
     failed: list[dict[str, Any]] = []
     pending: dict[str, Any] | None = None
@@ -52,12 +53,12 @@ def failed_kicks(frames: Sequence[Frame], team: int, agents: frozenset[int]) -> 
             action = chosen(frames, k, team).get(owner[1])
             if action in PASSES or action == SHOT:
                 here = zone(obs.ball[0], team)
-                pending = pending or {"t": k, "agent": player(*owner), "chose": action,
+                pending = pending or {"chosen_at": k, "agent": player(*owner), "chose": action,
                                       "action": f"(kick {player(*owner)} ball {here} {here})"}
         if pending is None or (f.owner_team, f.owner_player) == owner:
             continue
         lost = f.owner_team >= 0 or f.game_mode != 0  # taken at once, or play stopped: no kick
         if lost and f.score == obs.score:
-            failed.append(pending)
+            failed.append({"t": k, **pending})
         pending = None
     return failed
