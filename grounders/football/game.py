@@ -28,9 +28,9 @@ def dump_trace(path: Path, domain: Domain, team: str, players: str) -> Trace:
     named = players == "controlled" and any(f.controlled[side] for f in frames)  # the dump says which
     last = frames[-1]
     meta: dict[str, Any] = {
-        **config, "team": team, "agents": sorted(player(*a) for a in agents), "players": "controlled" if named else "all",
-        "dump_steps": len(frames), "score_for": last.score[side], "score_against": last.score[1 - side],
-        "reward": last.score[side], **zsc_events(frames, side, mine)}
+        **config, "team": team, "agents": sorted(player(*a) for a in agents),
+        "players": "controlled" if named else "all", "dump_steps": len(frames), "score_for": last.score[side],
+        "score_against": last.score[1 - side], "reward": last.score[side], **zsc_events(frames, side, mine)}
     failed = failed_kicks(frames, side, mine)
     meta["failed_kicks"] = len(failed)
     if failed:
