@@ -9,6 +9,7 @@ thing broken.
 from __future__ import annotations
 
 import os
+import sys
 import pickle
 from pathlib import Path
 
@@ -321,3 +322,54 @@ def test_each_stoppage_restarts_with_the_set_piece_game_mode_names(domain):
     report = analysed(domain, FULL_GAME)
     assert Counter(s.action.args[1] for s in report.steps if s.action.name == "restart") == expected
     assert expected == {"kick-off": 3, "goal-kick": 4, "free-kick": 5, "throw-in": 1}
+
+
+class _GfootballCoreAction:
+    """gfootball's CoreAction as it pickles (a class of module gfootball.env.football_action_set, its fields
+    as the instance dict), for dumps the tests write."""
+
+    __module__, __qualname__ = "gfootball.env.football_action_set", "CoreAction"
+
+    def __init__(self, name: str) -> None:
+        self._name, self._sticky, self._directional = name, False, False
+
+
+@pytest.fixture
+def gfootball_actions(monkeypatch):
+    """Pickling writes _GfootballCoreAction as gfootball.env.football_action_set.CoreAction."""
+    import types
+
+    for name in ("gfootball", "gfootball.env", "gfootball.env.football_action_set"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    sys.modules["gfootball.env.football_action_set"].CoreAction = _GfootballCoreAction
+    return _GfootballCoreAction
+
+
+def mirrored(step: dict, actions: type) -> dict:
+    """A step with the teams swapped: the right team plays the left's game, attacking towards x = -1."""
+    o = step["observation"]
+    flip = {key: (key.replace("left", "@").replace("right", "left").replace("@", "right")
+                  if key.startswith(("left_", "right_")) else key) for key in o}
+    new = {flip[key]: value for key, value in o.items()}
+    for key in ("ball", "ball_direction", "left_team", "right_team", "left_team_direction", "right_team_direction"):
+        new[key] = new[key] * np.array([-1, -1, 1][:new[key].shape[-1]])
+    new["ball_owned_team"] = {-1: -1, 0: 1, 1: 0}[int(o["ball_owned_team"])]
+    new["score"] = list(reversed(o["score"]))
+    return {**step, "observation": new, "reward": -step["reward"],
+            "debug": {**step["debug"], "action": [actions(a.name) for a in step["debug"]["action"]]}}
+
+
+@needs_data
+@pytest.mark.parametrize("path", sorted(AGENTS.glob("*.dump")) + [FULL_GAME], ids=lambda p: p.parent.name + p.name)
+def test_the_right_team_mirrored_reads_as_the_left_one(domain, tmp_path, gfootball_actions, path):
+    """A dump with the teams swapped (the agents on the right, their actions after the left's none) analysed
+    for the right team gives the left team's counts and events, player for player."""
+    left = analysed(domain, path)
+    right = analysed(domain, written(tmp_path / "mirrored.dump", [mirrored(s, gfootball_actions)
+                                                                 for s in pickled_steps(path)]), team="right")
+    assert right.counts == left.counts
+    assert right.meta["agents"] == [a.replace("left", "right") for a in left.meta["agents"]]
+    for key in ("passes", "shots", "completed_passes", "goals", "assists", "failed_kicks", "score_for"):
+        assert right.meta[key] == left.meta[key], key
+    swapped = [str(s.action).replace("left", "@").replace("right", "left").replace("@", "right") for s in right.steps]
+    assert swapped == [str(s.action) for s in left.steps]
