@@ -161,8 +161,8 @@ def test_library_errors_name_no_command_line_flag():
     assert str(info.value).startswith("layout 'nowhere': unknown layout 'nowhere'") and "--" not in str(info.value)
     with pytest.raises(StripsIntError) as info:
         analyze("no-such-domain", EXAMPLES / "kit-pass.trace.json")
-    assert ("no such file, nor a packaged domain (packaged: collab_capture, collab_escape, hanabi, overcooked, sar)"
-            in str(info.value))
+    assert ("no such file, nor a packaged domain "
+            "(packaged: collab_capture, collab_escape, football, hanabi, overcooked, sar)" in str(info.value))
 
 
 def test_console_script_version_and_lazy_imports():
@@ -214,8 +214,8 @@ def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path)
     monkeypatch.setattr(grounders, "entry_points", lambda group: [Point()] if group == grounders.ENTRY_POINTS else [])
     grounders._found.cache_clear()
     try:
-        assert list(grounders.registered()) == ["collab_capture", "collab_escape", "hanabi", "jaxmarl", "overcooked", "sar",
-                                                "toy"]
+        assert list(grounders.registered()) == ["collab_capture", "collab_escape", "football", "hanabi", "jaxmarl",
+                                                "overcooked", "sar", "toy"]
         assert "--toy-speed" in [o.flag for o in grounders.all_options()]
         grounders.registered()
         assert loaded == ["toy"]
