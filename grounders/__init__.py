@@ -20,7 +20,7 @@ import pkgutil
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Sequence
 
 from strips_int.errors import StripsIntError, internal_error
 
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options",
-           "check_options", "commands", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
+__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "check_options",
+           "commands", "declared", "domain_path", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
            "start_alternatives", "start_names"]
 
 ENTRY_POINTS = "strips_int.grounders"
@@ -150,13 +150,37 @@ def own_options(grounder: Grounder, options: Mapping[str, Any]) -> dict[str, Any
     return {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
 
 
-def all_options() -> tuple[Option, ...]:
-    """Every grounder's command-line options, once per ``dest`` (the first declaration wins)."""
-    seen: dict[str, Option] = {}
+def declared(use: Literal["read", "start"] | None = None) -> dict[str, list[tuple[Grounder, Option]]]:
+    """Each command-line flag the grounders declare for ``use`` (``read``: games; ``start``: rc; None: any),
+    with every grounder that declares it and its own :class:`Option`, in registry order.
+
+    A flag is no shared destination: two grounders may both declare ``--layout``, each with its own
+    ``dest``, type and help; the command line gives the value to the grounder its command is about
+    (:mod:`strips_int.cli.contract`), converted by that grounder's own type."""
+    found: dict[str, list[tuple[Grounder, Option]]] = {}
     for grounder in registered().values():
         for option in grounder.options:
-            seen.setdefault(option.dest, option)
-    return tuple(seen.values())
+            if use is None or option.use in (use, "both"):
+                found.setdefault(option.flag, []).append((grounder, option))
+    return found
+
+
+def domain_path(name: str | Path) -> str | Path:
+    """``name`` itself, or the PDDL file of a registered grounder whose domain it names (an installed
+    plug-in's ``domain_file``): a domain by name is a file, else a packaged one (``domains/NAME.pddl``,
+    which ``load_domain`` resolves), else a plug-in's."""
+    from strips_int.model.domain import packaged_domain
+
+    if not Path(name).exists() and len(Path(name).parts) == 1:
+        try:
+            return packaged_domain(str(name))
+        except StripsIntError:
+            pass
+        for grounder in registered().values():
+            own = getattr(grounder, "domain_file", None)
+            if grounder.domain == str(name) and own is not None:
+                return own
+    return name
 
 
 def start_alternatives(grounder: Grounder, name: str, domain: Domain, **options: Any

@@ -217,7 +217,7 @@ def test_an_entry_point_of_another_package_is_loaded_once(monkeypatch, tmp_path)
     grounders._found.cache_clear()
     try:
         assert list(grounders.registered()) == ["hanabi", "jaxmarl", "overcooked", "sar", "toy"]
-        assert "--toy-speed" in [o.flag for o in grounders.all_options()]
+        assert "--toy-speed" in grounders.declared()
         grounders.registered()
         assert loaded == ["toy"]
     finally:
