@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Seq
 
 from strips_int.errors import StripsIntError, internal_error
 
-from .base import GAMES, START, Alternative, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
+from .base import (CONTAINER, EVIDENCE, GAMES, HEAD_BYTES, SHAPED, START, TAGGED, Alternative, BaseGrounder, Claim,
+                   Drawing, Grounder, Head, Kind, Option, check_actions)
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "check_options",
+__all__ = ["CONTAINER", "GAMES", "HEAD_BYTES", "SHAPED", "START", "TAGGED", "Alternative", "BaseGrounder", "Claim",
+           "Drawing", "Grounder", "Head", "Kind", "Option", "check_options",
            "commands", "declared", "domain_path", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
            "start_alternatives", "start_names"]
 
@@ -102,19 +104,37 @@ def registered() -> dict[str, Grounder]:
 
 
 def grounder_for(path: str | Path) -> Grounder | None:
-    """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
+    """The grounder that recognizes ``path`` (see :func:`kind_of`), or None (then it should be a strips-int trace)."""
     found = kind_of(path)
     return None if found is None else found[0]
 
 
 def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
-    """The first grounder that recognizes ``path`` and what the file is to it (games, or a start problem)."""
-    path = path if isinstance(path, Path) else Path(path)  # once: a Path built again parses its parts again
+    """The grounder that recognizes ``path`` with the strongest evidence, and what the file is to it (games,
+    or a start problem); None when none does (or the file cannot be read: reading it says why).
+
+    Every recognizer is shown the same :class:`~.base.Head`, read once, so neither the grounders' order
+    nor their number changes the answer or what is read; two claims of the same strongest evidence are
+    one error naming both grounders.
+    """
+    try:
+        head = Head.of(path)
+    except StripsIntError:
+        return None
+    claims = []
     for grounder in registered().values():
-        kind = grounder.recognizes(path)
-        if kind:
-            return grounder, kind
-    return None
+        claim = grounder.recognizes(head)
+        if claim:
+            claims.append((grounder, claim if isinstance(claim, Claim) else Claim(claim, SHAPED)))
+    if not claims:
+        return None
+    strongest = max(claim.strength for _, claim in claims)
+    tied = [(grounder, claim) for grounder, claim in claims if claim.strength == strongest]
+    if len(tied) > 1:
+        names = " and ".join(grounder.name for grounder, _ in tied[:2])
+        raise StripsIntError(str(path), None, f"two grounders claim this file, {names}: for each it "
+                             f"{EVIDENCE.get(strongest, f'has evidence {strongest}')} (its format is ambiguous)")
+    return tied[0][0], tied[0][1].kind
 
 
 def commands() -> dict[str, tuple[str, str]]:
@@ -230,7 +250,11 @@ def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str
     except StripsIntError as exc:
         yield exc
         return
-    grounder = grounder_for(path)
+    try:
+        grounder = grounder_for(path)
+    except StripsIntError as exc:  # two grounders claim it equally
+        yield exc
+        return
     if grounder is None and path.suffix.lower() in NOT_TRACES:
         names = ", ".join(registered())
         yield StripsIntError(str(path), None, f"not a game: no grounder ({names}) reads this {path.suffix} file, "

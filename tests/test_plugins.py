@@ -37,11 +37,10 @@ class ToyGrounder:
     actions = frozenset({"move", "pick-up", "give", "search", "treat"})
     options = (Option("--toy-speed", "toy_speed", "toy: ticks per line", "N", int),)
 
-    def recognizes(self, path: Path) -> bool:
-        try:
-            return path.read_text().splitlines()[0].strip() == "toy-game/1"
-        except (OSError, UnicodeDecodeError, IndexError):
-            return False
+    def recognizes(self, head: grounders.Head) -> grounders.Claim | None:
+        """Its files name their format on their first line."""
+        tagged = head.data.split(b"\n", 1)[0].strip() == b"toy-game/1"
+        return grounders.Claim(grounders.GAMES, grounders.TAGGED) if tagged else None
 
     def read(self, path: Path, domain, toy_speed: int = 1, **_: Any) -> Iterator[Trace | StripsIntError]:
         problem = load_problem(domain, EXAMPLES / "kit-pass.problem.pddl")
