@@ -71,12 +71,14 @@ def test_the_page_s_example_prints_what_it_shows(example, with_plugin, tmp_path)
 
 
 def test_the_installed_grounder_is_found_by_its_entry_point(with_plugin):
-    code = ("from strips_int.grounders import registered, kind_of, declared; import sys; "
-            "g = registered()['keydoor']; print(type(g).__module__, g.domain_file.name, "
-            "kind_of(sys.argv[1])[0].name, [o.name for o, _ in declared()['--layout']])")
+    code = ("from strips_int import analyze; from strips_int.grounders import registered, kind_of, declared; "
+            "import sys; g = registered()['keydoor']; print(type(g).__module__, g.domain_file.name, "
+            "kind_of(sys.argv[1])[0].name, analyze('keydoor', sys.argv[1]).counts['constructive_optional'], "
+            "[o.name for o, _ in declared()['--layout']])")
     done = subprocess.run([sys.executable, "-c", code, str(GAMES / "two-rooms.json")], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["keydoor", "keydoor.pddl", "keydoor", "['jaxmarl',", "'overcooked',", "'keydoor']"]
+    assert done.stdout.split() == ["keydoor", "keydoor.pddl", "keydoor", "1", "['jaxmarl',", "'overcooked',",
+                                   "'keydoor']"]
 
 
 def test_both_grounders_declaring_layout_work_with_the_plugin_installed(with_plugin, tmp_path):
