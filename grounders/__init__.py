@@ -6,6 +6,11 @@ SAR, ...) and those of other packages, which declare an entry point in the
 group ``strips_int.grounders`` naming their grounder (or a module with a
 ``GROUNDER``); both are loaded on first use, once.
 
+Grounders never collide: a file goes to the grounder with the strongest claim
+on the head every recognizer is shown (:func:`kind_of`), whatever their names;
+each declares its own options (:func:`declared`: two may share a flag); a
+plug-in's domain is found by its name (:func:`domain_path`).
+
 :func:`read_input` is the boundary: whatever a grounder (or its recognizer)
 raises for one input comes out as that input's :class:`StripsIntError`,
 ``KeyboardInterrupt`` excepted.
@@ -33,8 +38,8 @@ if TYPE_CHECKING:
     from strips_int.model.trace import Trace
 
 __all__ = ["CONTAINER", "GAMES", "HEAD_BYTES", "SHAPED", "START", "TAGGED", "Alternative", "BaseGrounder", "Claim",
-           "Drawing", "Grounder", "Head", "Kind", "Option", "check_options",
-           "commands", "declared", "domain_path", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
+           "Drawing", "Grounder", "Head", "Kind", "Option", "check_options", "commands", "declared", "domain_path",
+           "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
            "start_alternatives", "start_names"]
 
 ENTRY_POINTS = "strips_int.grounders"

@@ -107,4 +107,5 @@ def test_a_game_that_breaks_the_rules_is_one_error_naming_its_turn(with_plugin, 
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(game))
     done = strips_int("check", "keydoor", str(bad))
-    assert done.returncode == 1 and done.stderr == f"error: {bad}: turn 0, bob: cannot move up: a wall or a locked door\n"
+    assert done.returncode == 1
+    assert done.stderr == f"error: {bad}: turn 0, bob: cannot move up: a wall or a locked door\n"

@@ -64,13 +64,15 @@ class Grid:
         objects = {**{a: "agent" for a in agents}, **{cell(*p): "cell" for p in self.tiles},
                    **{k: "key" for k in self.keys}}
         init: set[Fact] = {("at", a, cell(*p)) for a, p in zip(agents, self.starts)}
-        for (x, y) in self.tiles:
-            init |= {("adjacent", cell(x, y), cell(*q)) for dx, dy in MOVES.values() if (q := (x + dx, y + dy)) in self.tiles}
+        for x, y in self.tiles:
+            init |= {("adjacent", cell(x, y), cell(x + dx, y + dy)) for dx, dy in MOVES.values()
+                     if (x + dx, y + dy) in self.tiles}
         init |= {("open", cell(*p)) for p in self.tiles if p not in self.doors}
         init |= {("locked", cell(*d)) for d in self.doors}
         init |= {("key-at", k, cell(*p)) for k, p in self.keys.items()}
         init |= {("fits", k, cell(*d)) for k in self.keys for d in self.doors}
-        return make_problem(domain, f"keydoor-{self.name}", objects, init, [("at", agents[1], cell(*self.goal))], source)
+        goal = [("at", agents[1], cell(*self.goal))]
+        return make_problem(domain, f"keydoor-{self.name}", objects, init, goal, source)
 
 
 def replay(grid: Grid, agents: list[str], turns: list[Any], source: str) -> Iterator[tuple[int, Fact]]:
