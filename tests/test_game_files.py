@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, SHARED_DATA
+from helpers import EXAMPLES, PROC_IO, ROOT, SHARED_DATA, bytes_read
 
 from strips_int import StripsIntError, load_domain
 from strips_int.batch.games import game_files, identity
@@ -140,21 +140,8 @@ def test_the_manifest_holds_each_input_s_sha256_and_size(tmp_path):
         assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["size"] == len(data)
 
 
-PROC_IO = Path("/proc/self/io")
 needs_proc = pytest.mark.skipif(not PROC_IO.exists(), reason="counts bytes read by /proc/self/io (Linux)")
 SCENARIO_TAG = "strips-int-sar-scenario/1"
-
-
-def bytes_read(work) -> int:
-    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
-    own line of the first look, some 100 bytes, is counted too)."""
-    def rchar() -> int:
-        with open(PROC_IO) as handle:
-            return int(handle.readline().split()[1])
-
-    before = rchar()
-    work()
-    return rchar() - before
 
 
 @pytest.fixture(scope="module")

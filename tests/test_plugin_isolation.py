@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from helpers import EXAMPLES
+from helpers import EXAMPLES, PROC_IO, bytes_read
 
 from strips_int import grounders, load_problem
 from strips_int.cli.check import build_parser as check_parser
@@ -20,7 +20,6 @@ from strips_int.grounders import GAMES, HEAD_BYTES, SHAPED, TAGGED, Claim, Head,
 from strips_int.model.domain import load_domain
 
 LOG = EXAMPLES / "fire-door.log.json"  # a SAR log: it names its format (TAGGED)
-PROC_IO = Path("/proc/self/io")
 
 
 class Claiming:
@@ -87,15 +86,6 @@ def test_two_equal_claims_are_one_error_naming_both(added, name):
 
 @pytest.mark.skipif(not PROC_IO.exists(), reason="counts bytes read by /proc/self/io (Linux)")
 def test_recognizing_reads_the_head_once_and_the_whole_at_most_once_whatever_the_recognizers(added, tmp_path):
-    def bytes_read(work) -> int:
-        def rchar() -> int:
-            with open(PROC_IO) as handle:
-                return int(handle.readline().split()[1])
-
-        before = rchar()
-        work()
-        return rchar() - before
-
     text, big = tmp_path / "big.txt", tmp_path / "big.json"
     text.write_text("x" * 1_000_000)
     big.write_text(json.dumps({"padding": "x" * 1_000_000}))  # Overcooked looks for its key in all of it
