@@ -1,7 +1,8 @@
 """Required cooperation of many start problems (``rc --all-layouts``, ``rc --grid F1 F2 ...``): a table row each.
 
 A start problem is named by a name (a layout, a grid file, a scenario file) and the grounders that
-may know it, asked in turn through the registry (:func:`strips_int.grounders.start_alternatives`);
+may know it, each asked through the registry (:func:`strips_int.grounders.start_alternatives`; two
+that know it are an error);
 it is classified under its own rules as "some goal" (:func:`strips_int.analysis.rc.some_goal`) in a
 child process of its own (:func:`strips_int.planners.bounded.run_all`), so that the time limit bounds
 all of it, relaxed reachability included: a classification still running then is killed with what
