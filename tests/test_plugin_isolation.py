@@ -5,6 +5,7 @@ types, and a start problem two grounders know by one name is one error naming bo
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -91,7 +92,11 @@ def test_recognizing_reads_the_head_once_and_the_whole_at_most_once_whatever_the
     big.write_text(json.dumps({"padding": "x" * 1_000_000}))  # Overcooked looks for its key in all of it
     size = big.stat().st_size
     kind_of(big)  # once before: what the recognizers import is imported
-    assert bytes_read(lambda: kind_of(text)) < HEAD_BYTES + 1024
+    archive = tmp_path / "notes.zip"  # a zip archive of no numpy array: JaxMARL's recognizer opens none
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("notes.txt", "x" * 1_000_000)
+    for path in (text, archive):
+        assert bytes_read(lambda: kind_of(path)) < HEAD_BYTES + 1024
     assert HEAD_BYTES + size <= bytes_read(lambda: kind_of(big)) < HEAD_BYTES + size + 1024
     added(*(Claiming(name, None, greedy=True) for name in ("aaa", "mmm", "zzz")))
     for path in (text, big):  # three recognizers asking for all of it: one read more, shared

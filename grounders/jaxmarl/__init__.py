@@ -26,7 +26,7 @@ from strips_int.errors import StripsIntError, brief, closest
 from ..base import GAMES, TAGGED, Alternative, BaseGrounder, Claim, Head, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
-from .archive import ZIP_STARTS
+from .archive import first_member
 
 if TYPE_CHECKING:
     import numpy as np
@@ -190,10 +190,10 @@ class _JaxMARL(BaseGrounder):
                       use="start"))
 
     def recognizes(self, head: Head) -> Claim | None:
-        """A rollout by the format tag of its ``format`` array: an archive beginning as ``np.load`` requires
-        is opened (all of it: :meth:`~..base.Head.whole`); every other file is told apart by its first 4
-        bytes, without importing numpy."""
-        if head.data[:4] not in ZIP_STARTS or (whole := head.whole()) is None:
+        """A rollout by the format tag of its ``format`` array: an archive whose first member is a numpy
+        array (``np.savez`` writes ``NAME.npy`` members) is opened (all of it: :meth:`~..base.Head.whole`);
+        every other file (another zip archive too) is told apart by its head, without importing numpy."""
+        if not first_member(head.data).endswith(b".npy") or (whole := head.whole()) is None:
             return None
         from .rollout import is_rollout
 

@@ -35,6 +35,14 @@ _METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma"}
 _UNREADABLE = Exception
 
 
+def first_member(head: bytes) -> bytes:
+    """The name of the first member of the zip archive that begins with ``head`` (its first local header
+    says it), or b"" when it begins otherwise (an empty archive has no member)."""
+    if head[:4] != ZIP_STARTS[0] or len(head) < 30:
+        return b""
+    return head[30:30 + int.from_bytes(head[26:28], "little")]
+
+
 def starts_as_npz(path: Path) -> bool:
     """Whether ``path`` begins as ``np.load`` requires of an .npz archive (never raises)."""
     try:
