@@ -1,5 +1,5 @@
 """Paths the tests share: the repository's own files and the third-party games beside it; and the rollouts
-that a script of their own makes in a child process."""
+that a script of their own makes in a child process; the bytes a piece of work reads."""
 
 from __future__ import annotations
 
@@ -56,3 +56,19 @@ def mirrored(repo: str, path: str, out: Path, commit: str = "HEAD") -> Path | No
         return None
     out.write_bytes(done.stdout)
     return out
+
+
+#: The kernel's count of this process's reads (Linux).
+PROC_IO = Path("/proc/self/io")
+
+
+def bytes_read(work) -> int:
+    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
+    own line of the first look, some 100 bytes, is counted too)."""
+    def rchar() -> int:
+        with open(PROC_IO) as handle:
+            return int(handle.readline().split()[1])
+
+    before = rchar()
+    work()
+    return rchar() - before

@@ -72,14 +72,11 @@ class Crashing:
     actions = frozenset({"move"})
     options = ()
 
-    def recognizes(self, path: Path) -> bool:
-        try:
-            first = path.read_text().splitlines()[0]
-        except (OSError, UnicodeDecodeError, IndexError):
-            return False
-        if first == "crash-recognize":
+    def recognizes(self, head: Any) -> str | None:
+        first = head.data.split(b"\n", 1)[0]
+        if first == b"crash-recognize":
             raise RuntimeError("recognizer bug")
-        return first == "crash-game/1"
+        return "games" if first == b"crash-game/1" else None
 
     def read(self, path: Path, domain: Any, **_: Any) -> Iterator[Any]:
         kind = path.read_text().splitlines()[1]

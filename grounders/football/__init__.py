@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, BaseGrounder, Kind, Option
+from ..base import CONTAINER, GAMES, BaseGrounder, Claim, Head, Option
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
@@ -67,10 +67,11 @@ class _Football(BaseGrounder):
 
         return NEEDED_ACTIONS
 
-    def recognizes(self, path: Path) -> Kind | None:
+    def recognizes(self, head: Head) -> Claim | None:
+        """A ``.dump`` file that opens as a pickle (protocol 2 or later): gfootball's dumps name no format."""
         from .dump import looks_like_dump
 
-        return GAMES if looks_like_dump(path) else None
+        return Claim(GAMES, CONTAINER) if looks_like_dump(head.path, head.data) else None
 
     def read(self, path: Path, domain: Domain, team: str = "left", football_players: str = "controlled",
              **_: Any) -> Iterator[Trace | StripsIntError]:

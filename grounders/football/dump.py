@@ -29,7 +29,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_bytes, read_head
+from strips_int.files import read_bytes
 
 #: numpy's array reconstruction as numpy 1.x and 2.x pickle it.
 _MULTIARRAY = ("numpy.core.multiarray", "numpy._core.multiarray")
@@ -150,14 +150,9 @@ class _Restricted(pickle.Unpickler):
         raise Refused("refusing a persistent id: a dump has none")
 
 
-def looks_like_dump(path: Path) -> bool:
-    """A ``.dump`` file that opens with a pickle protocol 2+ header (never raises; reading it is the reader's)."""
-    if path.suffix.lower() != ".dump":
-        return False
-    try:
-        return read_head(path, 1) == pickle.PROTO
-    except (OSError, StripsIntError):
-        return False
+def looks_like_dump(path: Path, head: bytes) -> bool:
+    """A ``.dump`` file whose ``head`` opens with a pickle protocol 2+ header (reading it is the reader's)."""
+    return path.suffix.lower() == ".dump" and head[:1] == pickle.PROTO
 
 
 def pickled_steps(path: Path) -> Iterator[dict[str, Any]]:

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import MAX_INPUT_BYTES, read_json, regular_file
+from strips_int.files import read_json
 
+from ..base import Head
 from .variants import SUPPORTED, Variant, variant
 
 PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, END_GAME, END_GAME_BY_VOTE = range(6)
@@ -70,22 +71,17 @@ class Game:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def detect(path: Path) -> bool:
-    """Whether ``path`` looks like a hanab.live game (never raises): a ``.json`` file whose first 4 KiB
-    hold a card of the deck, or an action object and, further on, a card (the reader parses it once)."""
-    if not path.name.lower().endswith(".json"):
+def detect(head: Head) -> bool:
+    """Whether the file of ``head`` looks like a hanab.live game (never raises): a ``.json`` file whose head
+    holds a card of the deck, or an action object and, further on (:meth:`~..base.Head.whole`), a card
+    (the reader parses it once)."""
+    if not head.path.name.lower().endswith(".json"):
         return False
-    try:
-        size = regular_file(path)
-        with open(path, "rb", buffering=0) as handle:
-            start = handle.read(4096)
-            if _CARD_KEY in start:  # a substring search first: most files are no game, and have neither key
-                return bool(_CARD.search(start))
-            # the rest is read only within the input limit: a larger file is refused by its size when read
-            return (_ACTION_KEY in start and bool(_ACTION.search(start)) and size <= MAX_INPUT_BYTES
-                    and bool(_CARD.search(handle.read(MAX_INPUT_BYTES))))
-    except (OSError, ValueError, StripsIntError):  # ValueError: a NUL in the path
-        return False
+    if _CARD_KEY in head.data:  # a substring search first: most files are no game, and have neither key
+        return bool(_CARD.search(head.data))
+    # the rest is read only within the input limit: a larger file is refused by its size when read
+    return (_ACTION_KEY in head.data and bool(_ACTION.search(head.data)) and head.size > len(head.data)
+            and (whole := head.whole()) is not None and bool(_CARD.search(whole)))
 
 
 def read_games(path: Path) -> Iterator[Game | StripsIntError]:

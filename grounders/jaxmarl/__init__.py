@@ -18,16 +18,15 @@ import importlib
 import importlib.util
 import json
 import sys
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from strips_int.errors import StripsIntError, brief, closest
 
-from ..base import GAMES, Alternative, BaseGrounder, Kind, Option
+from ..base import GAMES, TAGGED, Alternative, BaseGrounder, Claim, Head, Option
 from ..overcooked.layouts import Layout, known_layouts
 from ..overcooked.lift import layout_problem, lift_game
-from .archive import starts_as_npz
+from .archive import first_member
 
 if TYPE_CHECKING:
     import numpy as np
@@ -190,14 +189,15 @@ class _JaxMARL(BaseGrounder):
                       "ingredient kinds (default: the layout's first possible recipe)", "K,K,K", recipe_kinds,
                       use="start"))
 
-    def recognizes(self, path: Path) -> Kind | None:
-        # Every other file is told apart without importing numpy, most by their first 4 bytes
-        # (is_zipfile alone reads the last 64 KiB of each).
-        if not (starts_as_npz(path) and zipfile.is_zipfile(path)):
+    def recognizes(self, head: Head) -> Claim | None:
+        """A rollout by the format tag of its ``format`` array: an archive whose first member is a numpy
+        array (``np.savez`` writes ``NAME.npy`` members) is opened (all of it: :meth:`~..base.Head.whole`);
+        every other file (another zip archive too) is told apart by its head, without importing numpy."""
+        if not first_member(head.data).endswith(b".npy") or (whole := head.whole()) is None:
             return None
         from .rollout import is_rollout
 
-        return GAMES if is_rollout(path) else None
+        return Claim(GAMES, TAGGED) if is_rollout(head.path, whole) else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

@@ -35,6 +35,14 @@ _METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma"}
 _UNREADABLE = Exception
 
 
+def first_member(head: bytes) -> bytes:
+    """The name of the first member of the zip archive that begins with ``head`` (its first local header
+    says it), or b"" when it begins otherwise (an empty archive has no member)."""
+    if head[:4] != ZIP_STARTS[0] or len(head) < 30:
+        return b""
+    return head[30:30 + int.from_bytes(head[26:28], "little")]
+
+
 def starts_as_npz(path: Path) -> bool:
     """Whether ``path`` begins as ``np.load`` requires of an .npz archive (never raises)."""
     try:
@@ -44,16 +52,19 @@ def starts_as_npz(path: Path) -> bool:
         return False
 
 
-def read_npz(path: Path, names: Iterable[str], limit: int = MAX_INPUT_BYTES) -> dict[str, np.ndarray]:
+def read_npz(path: Path, names: Iterable[str], limit: int = MAX_INPUT_BYTES, data: bytes | None = None
+             ) -> dict[str, np.ndarray]:
     """The arrays ``names`` that the .npz archive ``path`` holds (by ``np.load``'s names: the member's
     name without ``.npy``), with its other members left compressed; anything unreadable, or more than
-    ``limit`` bytes unpacked, is an error naming the file (and the member)."""
+    ``limit`` bytes unpacked, is an error naming the file (and the member). ``data``: the file's bytes,
+    already read (a recognizer's :meth:`~..base.Head.whole`)."""
     source = str(path)
-    regular_file(path, limit)
-    if not starts_as_npz(path):
+    if data is None:
+        regular_file(path, limit)
+    if not (starts_as_npz(path) if data is None else data[:4] in ZIP_STARTS):
         raise StripsIntError(source, None, "cannot read as a numpy .npz archive: it does not begin as a zip archive")
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(path if data is None else io.BytesIO(data)) as archive:
             members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
             chosen = {name: members[name] for name in names if name in members}
             _check_members(chosen, source, limit)

@@ -87,10 +87,11 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
     return path
 
 
-def is_rollout(path: Path) -> bool:
-    """Whether ``path`` is an .npz archive whose ``format`` array holds one of :data:`FORMATS`; never raises."""
+def is_rollout(path: Path, data: bytes) -> bool:
+    """Whether ``data`` (the bytes of ``path``) is an .npz archive whose ``format`` array holds one of
+    :data:`FORMATS`; never raises."""
     try:
-        return str(read_npz(path, ("format",)).get("format")) in FORMATS
+        return str(read_npz(path, ("format",), data=data).get("format")) in FORMATS
     except StripsIntError:
         return False
 

@@ -21,8 +21,8 @@ from strips_int.errors import StripsIntError
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import GAMES, Alternative, BaseGrounder, Drawing, Kind, Option, check_actions
-from .formats import Game, detect, episode_game, human_seat, read_games
+from ..base import CONTAINER, GAMES, SHAPED, Alternative, BaseGrounder, Claim, Drawing, Head, Option, check_actions
+from .formats import Game, detect, detect_head, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, overcooked_ai_layout_files, blank_starts, get_layout,
                       known_layouts, load_grid, parse_grid)
 from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
@@ -293,8 +293,10 @@ class _Overcooked(BaseGrounder):
         #: a batch reads every game in one domain, and grounds each action once.
         self._shared: tuple[Domain, ActionGrounder] | None = None
 
-    def recognizes(self, path: Path) -> Kind | None:
-        return GAMES if detect(path) is not None else None
+    def recognizes(self, head: Head) -> Claim | None:
+        """Games by the keys of their format (:func:`.formats.detect_head`); a pickle by its container only."""
+        found = detect_head(head)
+        return None if found is None else Claim(GAMES, CONTAINER if found == "zsceval-pickle" else SHAPED)
 
     def _grounder(self, domain: Domain) -> ActionGrounder:
         if self._shared is None or self._shared[0] is not domain:

@@ -28,11 +28,11 @@ from typing import Any, Mapping, Sequence
 from strips_int.analysis.report import Report
 from strips_int.errors import StripsIntError, closest
 from strips_int.grounders import check_options
-from strips_int.model.domain import Domain, as_domain
+from strips_int.model.domain import Domain
 from strips_int.model.task import Problem
 
 from .engines import Engine, Processes, engine
-from .games import analyze_file, game_files
+from .games import analyze_file, game_files, named_domain
 from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
 from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
 from .rows import Row, game_row
@@ -49,7 +49,7 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
     ``roles``, ...); a broken game is a row with its error.
     """
-    domain = as_domain(domain)
+    domain = named_domain(domain)
     files, _ = game_files(paths)
     check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))

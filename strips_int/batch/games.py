@@ -103,12 +103,20 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
     return sorted(walked, key=lambda item: item[0].parts)  # Path order (by parts), without Path's slow __lt__
 
 
+def named_domain(domain: Domain | str | Path) -> Domain:
+    """A loaded domain as it is; a path, a packaged domain's name or an installed grounder's domain name
+    (:func:`strips_int.grounders.domain_path`) loaded."""
+    from strips_int.grounders import domain_path
+
+    return domain if isinstance(domain, Domain) else as_domain(domain_path(domain))
+
+
 def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Trace | StripsIntError]:
     """Every game under ``paths`` (files or folders), one at a time, as a trace or the error that stops it.
 
     ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
     """
-    domain = as_domain(domain)
+    domain = named_domain(domain)
     files, _ = game_files(paths)
     for path in files:
         yield from read_file(path, domain, **options)
@@ -156,7 +164,7 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
 
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
     """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game."""
-    domain = as_domain(domain)
+    domain = named_domain(domain)
     files, _ = game_files(paths)
     for path in files:
         yield from analyze_file(domain, path, **options)
@@ -167,11 +175,12 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
     """The report of one game: a trace or run in memory, or a file holding exactly one game (a strips-int
     trace or a raw game a grounder recognizes, with grounder ``options`` such as ``layout``).
 
-    ``domain`` may be loaded, a path, or a packaged domain's name (``"overcooked"``, ``"sar"``);
+    ``domain`` may be loaded, a path, or a domain's name (packaged, ``"overcooked"``, or an installed
+    grounder's: :func:`named_domain`);
     ``problem`` overrides the one a trace names. A file with several games is refused (use
     :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
     """
-    domain = as_domain(domain)
+    domain = named_domain(domain)
     if isinstance(game, Run):
         return analyze_run(domain, game)
     if isinstance(game, Trace):

@@ -69,7 +69,8 @@ class _Outputs:
 
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.check") -> int:
-    args = build_parser(prog).parse_args(argv)
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     from strips_int.analysis.report import format_text
     from strips_int.batch.games import analyze_file
     from strips_int.model.problem import load_problem
@@ -85,6 +86,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
             if args.problem else None
     except StripsIntError as exc:
         return fail(swapped_arguments(args.domain, args.traces, prog) or exc)
+    options = grounder_options(parser, args, domain)
     outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:
@@ -94,7 +96,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
             print(f"error: {path}: a folder; check reads game files, evaluate a folder of them "
                   f"({evaluate} {args.domain} {path} --out DIR)", file=sys.stderr, flush=True)
             continue
-        for report in analyze_file(domain, path, problem, **grounder_options(args)):
+        for report in analyze_file(domain, path, problem, **options):
             try:
                 if isinstance(report, StripsIntError):
                     raise report
