@@ -31,7 +31,8 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
     add_domain_argument(parser)
     parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
                         help="strips-int-trace/1 JSON files, plan files (one ground action a line), or raw "
-                        "games a grounder reads (Overcooked, JaxMARL, SAR logs, Hanabi)")
+                        "games an installed grounder reads (Overcooked, JaxMARL, SAR, Hanabi, Collab and football logs "
+                        "among them)")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's "
                         "own) or plan (default: the problem beside the plan)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Literal, NoReturn, Sequence
 
-DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
+DOMAIN_HELP = ("PDDL domain file, or a packaged or plug-in domain by name (overcooked, hanabi, football and "
+               "others)")
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
 BROKEN_PIPE, INTERRUPTED = 141, 130
 
