@@ -33,7 +33,7 @@ PRAGMA_KEYS = ("agent-types", "navigation-actions", "position-predicates", "igno
 AGENT_TYPE = "agent"
 #: The function of PDDL's action costs (``:action-costs``).
 TOTAL_COST = "total-cost"
-_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
+_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$", re.IGNORECASE)
 #: The field of :class:`Domain` that holds each pragma's names.
 _FIELD = {key: key.replace("-", "_") for key in PRAGMA_KEYS}
 #: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
