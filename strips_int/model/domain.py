@@ -36,8 +36,9 @@ TOTAL_COST = "total-cost"
 _PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$", re.IGNORECASE)
 #: The field of :class:`Domain` that holds each pragma's names.
 _FIELD = {key: key.replace("-", "_") for key in PRAGMA_KEYS}
-#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
-_GROUNDED = "ground"
+#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`, and how many ground actions it keeps
+#: (the most recently used: a layout's, or some dozens of Hanabi games' own).
+_GROUNDED = ("ground", 20_000)
 
 @dataclass(frozen=True)
 class Schema:
@@ -107,12 +108,10 @@ class Domain:
     def ground(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
         """``schema.ground(args)`` made once per domain: lifting, reachability and the reasons of
         required help then share ground actions, and what is kept in their memos."""
-        grounded = self.cache.table(_GROUNDED)
+        grounded = self.cache.table(*_GROUNDED)
         key = (schema.name, args)
         action = grounded.get(key)
-        if action is None:
-            action = grounded[key] = schema.ground(args)
-        return action
+        return action if action is not None else grounded.keep(key, schema.ground(args))
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""

@@ -100,7 +100,7 @@ class _FactIds:
 #: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
 _Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
                   frozenset[int]]
-_MAX_FACT_IDS = 1 << 20
+_MAX_FACT_IDS = 1 << 18
 #: The name of the fact ids in a domain's cache.
 _FACT_IDS = "execution: fact ids"
 
