@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, argument, brief, cut, of_type, path_argument
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
@@ -248,9 +248,18 @@ def domain_file(path: str | Path) -> Path:
     return path
 
 
-def as_domain(domain: Domain | str | Path) -> Domain:
-    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded."""
-    return domain if isinstance(domain, Domain) else load_domain(domain)
+def as_domain(domain: Domain | str | Path, function: str = "as_domain") -> Domain:
+    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded; anything
+    else an :class:`~strips_int.errors.ArgumentError` of ``function``'s argument ``domain``."""
+    if isinstance(domain, Domain):
+        return domain
+    return load_domain(path_argument(function, "domain", domain))
+
+
+def domain_argument(function: str, domain: object) -> Domain:
+    """``domain`` when it is a loaded :class:`Domain` (``function``'s argument ``domain``), else an
+    :class:`~strips_int.errors.ArgumentError`."""
+    return of_type(function, "domain", domain, Domain, "a Domain (strips_int.load_domain)")
 
 
 def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = None) -> Domain:
@@ -261,7 +270,8 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
     """
-    path = domain_file(path)
+    path = domain_file(path_argument("load_domain", "path", path))
+    pragmas = _pragmas_argument(pragmas)
     source = str(path)
     data = read_bytes(path, MAX_PDDL_BYTES)
     cached = domain_cache.load("domain", data)
@@ -275,6 +285,19 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
         domain = parse_domain(decode(data, source), source)
         domain_cache.store("domain", data, domain_to_json(domain))
     return domain.with_pragmas(pragmas or {}).check_agents()
+
+
+def _pragmas_argument(pragmas: object) -> dict[str, tuple[str, ...]]:
+    """:func:`load_domain`'s ``pragmas``: None, or pragma keys mapped to names (each a list of strings)."""
+    fits = pragmas is None or (isinstance(pragmas, Mapping) and all(
+        key in PRAGMA_KEYS and isinstance(names, Iterable) and not isinstance(names, (str, bytes, Mapping))
+        for key, names in pragmas.items()))
+    argument("load_domain", "pragmas", pragmas, fits, f"None or a dict of pragma keys ({', '.join(PRAGMA_KEYS)}) "
+             "to lists of names")
+    found = {key: tuple(names) for key, names in (pragmas or {}).items()}  # type: ignore[union-attr]
+    argument("load_domain", "pragmas", pragmas, all(isinstance(n, str) for names in found.values() for n in names),
+             "names as strings")
+    return found
 
 
 def read_pragmas(text: str, source: str) -> list[tuple[int, str, frozenset[str]]]:

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, brief, cut, path_argument
 from strips_int.files import read_text
 
-from .domain import TOTAL_COST, Domain
+from .domain import TOTAL_COST, Domain, domain_argument
 from .pddl import MAX_PDDL_BYTES, PDDL_NAME, conjuncts, parse, problem_parser, single_type, unique
 from .published import readable
 from .task import Fact, Problem, format_fact, parse_atom
@@ -74,6 +74,14 @@ def make_problem(
     return Problem(name=name, objects=all_objects, init=init, goal=goal, source=source)
 
 
+def problem_argument(function: str, problem: object) -> Problem | Path | None:
+    """``function``'s argument ``problem``: None, a :class:`Problem`, or the path of a problem file (as a
+    :class:`~pathlib.Path`); anything else an :class:`~strips_int.errors.ArgumentError`."""
+    if problem is None or isinstance(problem, Problem):
+        return problem
+    return path_argument(function, "problem", problem)
+
+
 def load_problem(domain: Domain, path: str | Path) -> Problem:
     """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``.
 
@@ -83,8 +91,9 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
-    source = str(path)
-    parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
+    domain_argument("load_problem", domain)
+    source = str(path_argument("load_problem", "path", path))
+    parsed = parse(problem_parser(), readable(read_text(source, MAX_PDDL_BYTES)).text, source)
     name = str(parsed.name).lower()
     if parsed.domain_name and str(parsed.domain_name).lower() != domain.name:
         raise StripsIntError(
