@@ -242,26 +242,25 @@ def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
                 "tomato_time"):
         value = data.get(key)
         if value is not None and not _number_for(key, value):
-            raise StripsIntError(source, key, f"expected {_NUMBER_FOR.get(key, 'a finite number')}, "
-                                 f"found {brief(value)}")
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            raise StripsIntError(source, key, f"expected a number{', ' + _QUALIFIED.get(key, 'finite') if numeric else ''}"
+                                 f", found {brief(value)}")
     for key in ("recipe_values", "recipe_times"):
         values = data.get(key)
         if values is None:
             continue
         orders = data.get("start_all_orders") or []
         if not isinstance(values, list) or len(values) != len(orders) or not all(_number_for(key, v) for v in values):
-            raise StripsIntError(source, key, f"expected one {_NUMBER_FOR.get(key, 'finite number')} per order of "
-                                 f"start_all_orders ({len(orders)}), found {brief(values)}")
+            raise StripsIntError(source, key, f"expected one number per order of start_all_orders ({len(orders)}), "
+                                 f"{_QUALIFIED.get(key, 'finite')}, found {brief(values)}")
     if not isinstance(data.get("old_dynamics", False), bool):
         raise StripsIntError(source, "old_dynamics", f"expected true or false, found {brief(data['old_dynamics'])}")
 
 
 #: The cooking-time keys of a layout file: finite numbers, not negative.
 _TIMES = ("cook_time", "onion_time", "tomato_time", "recipe_times")
-#: What a key takes, where not "a finite number" (``recipe_*``: one of them per order).
-_NUMBER_FOR = {**{key: "a finite number of steps, not negative" for key in _TIMES},
-               "recipe_times": "finite number of steps, not negative",
-               "order_bonus": "a number (not nan; float('inf') is allowed)"}
+#: What a key's numbers must be, where more than finite.
+_QUALIFIED = {**{key: "finite, not negative" for key in _TIMES}, "order_bonus": "not nan (float('inf') is allowed)"}
 
 
 def _number_for(key: str, value: Any) -> bool:

@@ -49,13 +49,13 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
     ``roles``, ...); a broken game is a row with its error.
     """
-    domain = as_domain(domain, "evaluate_games")
-    files, _ = game_files(paths_argument("evaluate_games", paths))
     number_argument("evaluate_games", "jobs", jobs, 1, whole=True)
     argument("evaluate_games", "scheduler", scheduler, scheduler is None or (isinstance(scheduler, str) and scheduler),
              "None, 'local' or a Dask scheduler's address tcp://HOST:PORT")
     of_type("evaluate_games", "frame", frame, bool, "True or False")
     of_type("evaluate_games", "problem", problem, (Problem, type(None)), "None or a Problem (strips_int.load_problem)")
+    domain = as_domain(domain, "evaluate_games")
+    files, _ = game_files(paths_argument("evaluate_games", paths))
     check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
             for row in file]
