@@ -116,7 +116,9 @@ def _member_length(archive: zipfile.ZipFile, name: str, info: zipfile.ZipInfo, s
 
     with archive.open(info) as stream:
         head = stream.read(_HEAD_BYTES)
-    shape, _ = _header(npy, io.BytesIO(head), head, name, source)
+    buffer = io.BytesIO(head)
+    shape, dtype = _header(npy, buffer, head, name, source)
+    _check_fit(shape, dtype, info.file_size - buffer.tell(), name, source)
     return shape[0] if shape else 1
 
 
@@ -130,10 +132,7 @@ def _member_array(archive: zipfile.ZipFile, name: str, info: zipfile.ZipInfo, so
         raise StripsIntError(source, f"member {name!r}", f"holds {len(data)} bytes, declares {info.file_size}")
     buffer = io.BytesIO(data)
     shape, dtype = _header(npy, buffer, data, name, source)
-    need, held = math.prod(shape) * dtype.itemsize, len(data) - buffer.tell()
-    if need != held:
-        raise StripsIntError(source, f"member {name!r}", f"its header declares a {dtype} array of shape {shape} "
-                             f"({need} bytes), the member holds {held}")
+    _check_fit(shape, dtype, len(data) - buffer.tell(), name, source)
     buffer.seek(0)
     return npy.read_array(buffer, allow_pickle=False)
 
@@ -153,6 +152,14 @@ def _header(npy: Any, buffer: io.BytesIO, data: bytes, name: str, source: str) -
     if dtype.hasobject:
         raise StripsIntError(source, f"member {name!r}", "holds Python objects (a pickle), which are not read")
     return shape, dtype
+
+
+def _check_fit(shape: tuple[int, ...], dtype: np.dtype, held: int, name: str, source: str) -> None:
+    """The array a member's header declares must be the ``held`` bytes after the header."""
+    need = math.prod(shape) * dtype.itemsize
+    if need != held:
+        raise StripsIntError(source, f"member {name!r}", f"its header declares a {dtype} array of shape {shape} "
+                             f"({need} bytes), the member holds {held}")
 
 
 def _header_text(data: bytes) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from strips_int.analysis.report import Report, analyze_run
-from strips_int.errors import StripsIntError, guarded, path_argument
+from strips_int.errors import StripsIntError, brief, guarded, path_argument
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.execution import Run, execute
 from strips_int.model.problem import load_problem, problem_argument
@@ -152,9 +152,12 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
         if isinstance(result, StripsIntError):
             yield result
             continue
-        source = result.source if isinstance(result, Trace) else str(path)  # a buggy grounder may yield anything
+        if not isinstance(result, Trace):  # a buggy grounder may yield anything
+            yield StripsIntError(str(path), "analysis", f"internal error: the grounder gave {brief(result)}, "
+                                 "not a trace")
+            continue
         try:
-            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
+            yield guarded(result.source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
         except StripsIntError as exc:
             yield exc
 
