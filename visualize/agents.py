@@ -57,8 +57,8 @@ def _a_game(game: object) -> bool:
     """Whether ``game`` has the parts of a :meth:`Report.to_dict` value that :func:`agent_counts` reads."""
     return (isinstance(game, Mapping) and isinstance(game.get("agents"), Mapping)
             and isinstance(game.get("interdependencies"), list) and isinstance(game.get("meta"), Mapping)
-            and all(isinstance(item, Mapping) and all(isinstance(item.get(end), Mapping) for end in ("giver", "receiver"))
-                    for item in game["interdependencies"]))
+            and all(isinstance(item, Mapping) and isinstance(item.get("giver"), Mapping)
+                    and isinstance(item.get("receiver"), Mapping) for item in game["interdependencies"]))
 
 
 def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, by_role: bool | None = None,

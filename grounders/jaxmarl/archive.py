@@ -147,8 +147,9 @@ def _header(npy: Any, buffer: io.BytesIO, data: bytes, name: str, source: str) -
     try:
         shape, _, dtype = read_header(buffer)
     except _UNREADABLE:  # numpy's message shows ast's node objects, not what the header says
+        found = brief(_header_text(data), 120)
         raise StripsIntError(source, f"member {name!r}", "its .npy header is not the literal dict numpy writes "
-                             f"(descr, fortran_order, shape as plain values): {brief(_header_text(data), 120)}") from None
+                             f"(descr, fortran_order, shape as plain values): {found}") from None
     if dtype.hasobject:
         raise StripsIntError(source, f"member {name!r}", "holds Python objects (a pickle), which are not read")
     return shape, dtype

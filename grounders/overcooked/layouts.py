@@ -243,8 +243,8 @@ def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
         value = data.get(key)
         if value is not None and not _number_for(key, value):
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            raise StripsIntError(source, key, f"expected a number{', ' + _QUALIFIED.get(key, 'finite') if numeric else ''}"
-                                 f", found {brief(value)}")
+            more = f", {_QUALIFIED.get(key, 'finite')}" if numeric else ""
+            raise StripsIntError(source, key, f"expected a number{more}, found {brief(value)}")
     for key in ("recipe_values", "recipe_times"):
         values = data.get(key)
         if values is None:
