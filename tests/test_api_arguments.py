@@ -9,6 +9,7 @@ hypothesis from values of every kind; ``required_cooperation`` has its own check
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-from helpers import EXAMPLES, SAR
+from helpers import EXAMPLES, ROOT, SAR
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,8 +26,11 @@ from strips_int import ArgumentError, StripsIntError
 
 visualize = pytest.importorskip("strips_int.visualize")
 grounders = pytest.importorskip("strips_int.grounders")
+states_trace = pytest.importorskip("strips_int.grounders.overcooked").states_trace
 
 TRACE = EXAMPLES / "kit-pass.trace.json"
+#: overcooked-ai episode JSON, whose states and actions ``states_trace`` takes in memory.
+EPISODE = ROOT / "tests" / "data" / "overcooked_ai" / "old_dynamics_cramped_room.json"
 PROBLEM = EXAMPLES / "kit-pass.problem.pddl"
 #: Seconds one call may take (a real one takes well under one; a FIFO read would block for ever).
 CALL_SECONDS = 30
@@ -49,6 +53,7 @@ def real(tmp_path_factory) -> Iterator[dict[str, Any]]:
     run = strips_int.execute(trace)
     report = strips_int.analyze_run(domain, run)
     yield {"domain": domain, "trace": trace, "run": run, "report": report, "folder": folder, "fifo": fifo,
+           "episode": json.loads(EPISODE.read_text()),
            "rows": [report.to_dict()], "summary": folder / "out" / "summary.csv",
            "figure": visualize.plot_timeline(report)}
     os.chdir(cwd)
@@ -84,6 +89,8 @@ def _calls(r: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], dict[str, A
         "write_html": (visualize.write_html, {"report": r["report"], "path": out / "t.html"}),
         "html_report": (visualize.html_report, {"report": r["report"]}),
         "write_graphml": (visualize.write_graphml, {"report": r["report"], "path": out / "t.graphml"}),
+        "states_trace": (states_trace, {"states": r["episode"]["ep_states"][0], "actions": r["episode"]["ep_actions"][0],
+                                        "domain": "overcooked", "layout": "cramped_room", "source": "<states>"}),
     }
 
 
@@ -168,3 +175,17 @@ def test_register_refuses_what_is_no_grounder_and_the_registry_still_reads(real)
             grounders.register(wrong)
     assert grounders.registered() == before
     assert grounders.grounder_for(TRACE) is None and len(list(grounders.read_input(TRACE, real["domain"]))) == 1
+
+
+@pytest.mark.parametrize("wrong", [{"states": None}, {"actions": "abc"}, {"rewards": 5}, {"env": object()},
+                                   {"domain": None}, {"source": None}])
+def test_rollout_trace_checks_its_arguments_before_it_needs_jax(real, wrong):
+    from strips_int.grounders.jaxmarl import rollout_trace
+
+    class Env:  # what rollout_trace asks of an environment before it reads a state
+        agents, layout = ("agent_0", "agent_1"), {}
+
+    arguments = {"states": [], "actions": [], "rewards": [], "env": Env(), "domain": "overcooked", "source": "<r>"}
+    [name] = wrong
+    with pytest.raises(ArgumentError, match=f"^rollout_trace: argument {name}: need "):
+        rollout_trace(**{**arguments, **wrong})
