@@ -1,7 +1,8 @@
 """The public Python API called wrongly: every function of ``strips_int.__all__`` and of the documented API
 (docs/api.md) raises only its documented error (a :class:`~strips_int.errors.StripsIntError`; an argument of
 the wrong type or value an :class:`~strips_int.errors.ArgumentError` naming the function and argument), never
-a TypeError, AttributeError, OSError or a numpy / matplotlib error, and never blocks (a FIFO for a path).
+a TypeError, AttributeError, OSError or a numpy / matplotlib error, and never blocks (a FIFO for a path);
+``states_trace`` and ``rollout_trace``, which the API page documents, too.
 
 Each example replaces one argument of a real call (real files, a real report) by a wrong value, drawn by
 hypothesis from values of every kind; ``required_cooperation`` has its own checks (tests/test_rc*.py).
@@ -89,8 +90,9 @@ def _calls(r: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], dict[str, A
         "write_html": (visualize.write_html, {"report": r["report"], "path": out / "t.html"}),
         "html_report": (visualize.html_report, {"report": r["report"]}),
         "write_graphml": (visualize.write_graphml, {"report": r["report"], "path": out / "t.graphml"}),
-        "states_trace": (states_trace, {"states": r["episode"]["ep_states"][0], "actions": r["episode"]["ep_actions"][0],
-                                        "domain": "overcooked", "layout": "cramped_room", "source": "<states>"}),
+        "states_trace": (states_trace, {"states": r["episode"]["ep_states"][0],
+                                        "actions": r["episode"]["ep_actions"][0], "domain": "overcooked",
+                                        "layout": "cramped_room", "source": "<states>"}),
     }
 
 
