@@ -49,15 +49,16 @@ def argument(function: str, name: str, value: T, ok: bool, need: str) -> T:
 MAX_PATH, MAX_NAME = 4096, 255
 
 
-def path_argument(function: str, name: str, value: object) -> Path:
+def path_argument(function: str, name: str, value: object, need: str = "a path") -> Path:
     """``value`` as a :class:`~pathlib.Path`: a str or path-like object naming a path (not empty, no NUL,
-    within :data:`MAX_PATH` bytes and each name within :data:`MAX_NAME`); else an :class:`ArgumentError`.
-    Whether the file exists and can be read is the reader's check (a :class:`StripsIntError` naming it)."""
+    within :data:`MAX_PATH` bytes and each name within :data:`MAX_NAME`); else an :class:`ArgumentError`
+    saying ``need`` (what else the argument may be, for one that takes more than paths). Whether the file
+    exists and can be read is the reader's check (a :class:`StripsIntError` naming it)."""
     text = value if isinstance(value, str) else os.fspath(value) if isinstance(value, os.PathLike) else None
     ok = (isinstance(text, str) and text != "" and "\x00" not in text
           and len(text.encode(errors="surrogateescape")) <= MAX_PATH
           and all(len(part.encode(errors="surrogateescape")) <= MAX_NAME for part in text.split("/")))
-    argument(function, name, value, ok, f"a path (str or os.PathLike, not empty, no NUL, at most {MAX_PATH} bytes "
+    argument(function, name, value, ok, f"{need} (str or os.PathLike, not empty, no NUL, at most {MAX_PATH} bytes "
              f"and {MAX_NAME} a name)")
     return Path(text)  # type: ignore[arg-type]
 

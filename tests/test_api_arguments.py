@@ -5,7 +5,8 @@ a TypeError, AttributeError, OSError or a numpy / matplotlib error, and never bl
 ``states_trace`` and ``rollout_trace``, which the API page documents, too.
 
 Each example replaces one argument of a real call (real files, a real report) by a wrong value, drawn by
-hypothesis from values of every kind; ``required_cooperation`` has its own checks (tests/test_rc*.py).
+hypothesis from values of every kind. ``required_cooperation`` is left out: its checks are RC's
+(strips_int/analysis/rc.py, tests/test_rc*.py).
 """
 
 from __future__ import annotations

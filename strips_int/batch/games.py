@@ -184,7 +184,7 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
         return analyze_run(domain, game)
     if isinstance(game, Trace):
         return analyze_run(domain, execute(game, domain.cache))
-    game = path_argument("analyze", "game", game)
+    game = path_argument("analyze", "game", game, "a Trace, a Run or a game file's path")
     problem = problem_argument("analyze", problem)
     if isinstance(problem, Path):
         problem = load_problem(domain, problem)

@@ -253,7 +253,7 @@ def as_domain(domain: Domain | str | Path, function: str = "as_domain") -> Domai
     else an :class:`~strips_int.errors.ArgumentError` of ``function``'s argument ``domain``."""
     if isinstance(domain, Domain):
         return domain
-    return load_domain(path_argument(function, "domain", domain))
+    return load_domain(path_argument(function, "domain", domain, "a Domain, or a packaged domain's name or a path"))
 
 
 def domain_argument(function: str, domain: object) -> Domain:

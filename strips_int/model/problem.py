@@ -79,7 +79,7 @@ def problem_argument(function: str, problem: object) -> Problem | Path | None:
     :class:`~pathlib.Path`); anything else an :class:`~strips_int.errors.ArgumentError`."""
     if problem is None or isinstance(problem, Problem):
         return problem
-    return path_argument(function, "problem", problem)
+    return path_argument(function, "problem", problem, "None, a Problem or a problem file's path")
 
 
 def load_problem(domain: Domain, path: str | Path) -> Problem:
