@@ -8,10 +8,10 @@ from pathlib import Path
 import networkx as nx
 
 from strips_int.analysis.report import Report
-from strips_int.errors import printable
+from strips_int.errors import path_argument, printable
 from strips_int.model.task import format_fact
 
-from .style import writing
+from .style import report_argument, writing
 
 
 def graphml_graph(report: Report) -> nx.MultiDiGraph:
@@ -44,7 +44,8 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 
 def write_graphml(report: Report, path: str | Path) -> Path:
     """Write :func:`graphml_graph` to ``path``."""
-    path = Path(path)
+    report_argument("write_graphml", report)
+    path = path_argument("write_graphml", "path", path)
     graph = graphml_graph(report)
     with writing(path):
         nx.write_graphml(graph, path)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from strips_int.model.domain import Domain
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, argument, of_type
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
@@ -240,7 +240,12 @@ def states_trace(
     """
     from strips_int.model.domain import as_domain
 
-    domain = as_domain(domain)
+    for name, value in (("states", states), ("actions", actions)):
+        argument("states_trace", name, value, isinstance(value, Sequence) and not isinstance(value, (str, bytes)),
+                 "a list (of state dicts, of joint actions)")
+    of_type("states_trace", "layout", layout, (str, Layout), "a layout's name or a Layout")
+    of_type("states_trace", "source", source, str, "a name for the states in messages")
+    domain = as_domain(domain, "states_trace")
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
     terrain = layout if isinstance(layout, Layout) else None
     name = layout.name if isinstance(layout, Layout) else layout

@@ -6,8 +6,8 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, printable
-from strips_int.model.domain import Domain
+from strips_int.errors import StripsIntError, of_type, printable
+from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
@@ -140,6 +140,8 @@ def analyze_run(domain: Domain, run: Run) -> Report:
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
+    domain_argument("analyze_run", domain)
+    of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     trace = run.trace
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}

@@ -160,8 +160,12 @@ def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
     for value in values:
         folder = Path(value)
         if suffixes and folder.is_dir():
-            found += sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
+            inside = sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
                             key=lambda p: Path(p).parts)
+            if not inside:
+                raise StripsIntError(value, None, f"a folder with no start problem in it (no {' or '.join(suffixes)} "
+                                     "file)")
+            found += inside
         else:
             found.append(value)
     return found

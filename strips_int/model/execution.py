@@ -12,7 +12,7 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, of_type
 
 from .cache import Cache
 from .task import Fact, GroundAction, State
@@ -100,7 +100,7 @@ class _FactIds:
 #: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
 _Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
                   frozenset[int]]
-_MAX_FACT_IDS = 1 << 20
+_MAX_FACT_IDS = 1 << 18
 #: The name of the fact ids in a domain's cache.
 _FACT_IDS = "execution: fact ids"
 
@@ -111,6 +111,8 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
     The state is kept as fact ids, and the causal links are found on the way: each fact's last
     adder, by the fact's id. ``cache`` (the trace's domain's) keeps the ids and each action compiled
     for later traces; without it, they are this call's alone."""
+    of_type("execute", "trace", trace, Trace, "a Trace (strips_int.load_trace, or a grounder's)")
+    of_type("execute", "cache", cache, (Cache, type(None)), "None or a domain's cache (Domain.cache)")
     if cache is None:
         ids = _FactIds()
         try:
