@@ -48,6 +48,10 @@ def read_trace(path: str | Path, domain: Domain, team: str = "left", players: st
     return dump_trace(Path(path), domain, team, players)
 
 
+#: pickle.PROTO: the opcode a pickle of protocol 2 or later begins with.
+PICKLE_PROTO = b"\x80"
+
+
 class _Football(BaseGrounder):
     """The gfootball grounder (see :mod:`strips_int.grounders.base`)."""
 
@@ -69,9 +73,8 @@ class _Football(BaseGrounder):
 
     def recognizes(self, head: Head) -> Claim | None:
         """A ``.dump`` file that opens as a pickle (protocol 2 or later): gfootball's dumps name no format."""
-        from .dump import looks_like_dump
-
-        return Claim(GAMES, CONTAINER) if looks_like_dump(head.path, head.data) else None
+        # by hand, not through .dump: recognizing a file imports neither numpy nor pickle
+        return Claim(GAMES, CONTAINER) if head.path.suffix.lower() == ".dump" and head.data[:1] == PICKLE_PROTO else None
 
     def read(self, path: Path, domain: Domain, team: str = "left", football_players: str = "controlled",
              **_: Any) -> Iterator[Trace | StripsIntError]:
