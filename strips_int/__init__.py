@@ -27,6 +27,7 @@ _WHERE = {
     "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace_file",
     "Run": "model.execution", "execute": "model.execution",
     "Report": "analysis.report", "analyze_run": "analysis.report", "required_cooperation": "analysis.rc",
+    "reports_frame": "analysis.report",
     "analyze": "batch.games", "analyze_games": "batch.games", "read_games": "batch.games",
     "evaluate_games": "batch.evaluate",
 }

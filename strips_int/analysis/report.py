@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, printable
+from strips_int.errors import ArgumentError, StripsIntError, printable
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
 
 from .causal import causal_graph, relevant_steps
+from .frames import INTERDEPENDENCE_COLUMNS, agent_rows, dataframe, interdependence_rows
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -32,6 +33,7 @@ from .views import analysis_lens, step_views
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,33 @@ class Report:
             for agent, agent_type in self.agents.items()
         }
 
+    def rows(self, table: str = "interdependencies") -> list[dict[str, Any]]:
+        """The flat rows of one of the report's tables (:mod:`~strips_int.analysis.frames`), no pandas needed.
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each) or ``"agents"`` (one row each).
+
+        Returns:
+            A list of dicts of plain values, the game in ``source``.
+        """
+        if table == "interdependencies":
+            return interdependence_rows(self.source, self.interdependencies)
+        if table == "agents":
+            return agent_rows(self.source, self.agent_metrics())
+        raise ArgumentError("Report.rows", "table", " or ".join(map(repr, TABLES)), table)
+
+    def to_frame(self, table: str = "interdependencies") -> pandas.DataFrame:
+        """The report's ``table`` as a pandas DataFrame with flat columns (``pip install 'strips_int[pandas]'``).
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why) or
+                ``"agents"`` (one row each: :meth:`agent_metrics`).
+
+        Returns:
+            A ``pandas.DataFrame``; many games' is :func:`reports_frame`.
+        """
+        return reports_frame([self], table)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``strips_int.check``)."""
         return {
@@ -118,6 +147,34 @@ class Report:
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
         }
+
+
+#: The tables of :meth:`Report.rows`, and the columns of one without rows (every report has agents).
+TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent")}
+
+
+def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "interdependencies") -> pandas.DataFrame:
+    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (or agent) of every game,
+    the game in column ``source`` (``pip install 'strips_int[pandas]'``).
+
+        frame = reports_frame(analyze_games("overcooked", "user-study/"), "agents")
+
+    Parameters:
+        reports: reports, or what :func:`strips_int.analyze_games` yields; an error among them is raised
+            (a frame missing a game's rows would pass for the whole study: leave errors out first to skip them).
+        table: ``"interdependencies"`` (the default) or ``"agents"`` (:meth:`Report.rows`).
+
+    Returns:
+        A ``pandas.DataFrame`` with flat columns (text, numbers, booleans).
+    """
+    if table not in TABLES:
+        raise ArgumentError("reports_frame", "table", " or ".join(map(repr, TABLES)), table)
+    rows: list[dict[str, Any]] = []
+    for report in reports:
+        if isinstance(report, StripsIntError):
+            raise report
+        rows += report.rows(table)
+    return dataframe(rows, TABLES[table])
 
 
 def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from strips_int.analysis.frames import dataframe
 from strips_int.analysis.report import Report
 from strips_int.errors import StripsIntError, closest
 from strips_int.grounders import check_options
@@ -54,13 +55,7 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
             for row in file]
-    if not frame:
-        return rows
-    try:
-        import pandas
-    except ImportError:
-        raise StripsIntError("pandas", None, "not installed: pip install 'strips_int[pandas]'") from None
-    return pandas.DataFrame(rows)
+    return dataframe(rows) if frame else rows
 
 
 def with_problem(options: Mapping[str, Any], problem: Problem | None) -> Mapping[str, Any]:
