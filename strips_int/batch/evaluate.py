@@ -35,7 +35,7 @@ from strips_int.model.task import Problem
 from .engines import Engine, Processes, engine
 from .games import analyze_file, game_files
 from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
-from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
+from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, unfinished_run, write_run_manifest
 from .rows import Row, game_row
 from .shards import Shard, manifest, pick, write_manifest
 from .summary import summarize_games, write_summaries
@@ -149,15 +149,22 @@ class Events:
         """One more file's rows are in the journal."""
 
 
-def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = Processes(), resume: bool = False,
-              events: Events = Events()) -> tuple[Tally, list[str]]:
-    """Evaluate the study into ``out`` (locked by the caller), from where an interrupted run stopped when
-    ``resume``; returns the tally and the columns of ``games.csv``. ``manifest.json`` says how the run
-    ended: an interruption (KeyboardInterrupt, raised on) is recorded as such. An earlier run's outputs
-    are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
+def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = Processes(),
+              resume: bool | None = None, events: Events = Events(), replace: bool = False) -> tuple[Tally, list[str]]:
+    """Evaluate the study into ``out`` (locked by the caller); returns the tally and the columns of ``games.csv``.
+
+    ``resume``: True goes on from where an interrupted run of the same inputs stopped (an error if there is
+    none), False starts over, None (the default) goes on when there is such a run and starts otherwise.
+    A folder holding another study or files no run wrote is refused (:func:`~.outputs.unfinished_run`),
+    unless ``replace``. ``manifest.json`` says how the run ended: an interruption (KeyboardInterrupt,
+    raised on) is recorded as such. An earlier run's outputs are removed once the engine is up (a
+    scheduler that cannot be reached leaves them)."""
     inputs = study.inputs()
     picked = study.picked
     files, options = [study.files[k] for k in picked], with_problem(study.options, study.problem)
+    if resume is not True:  # (a resume asked for checks the folder's run itself: resumable)
+        unfinished = unfinished_run(out, inputs, replace)
+        resume = unfinished and resume is None
     if study.chosen_keys and not resume:
         check_group_keys(study.domain, files, options, study.group_by)
     counts = resumable(out, inputs) if resume else []
