@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, overload
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch
@@ -21,7 +22,7 @@ from matplotlib.patches import Circle, FancyArrowPatch
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.errors import StripsIntError, printable
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
+from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, drawing_area, legend
 from .timeline import ENVIRONMENT
 
 Split = Callable[[Mapping[str, Any]], str]
@@ -53,9 +54,16 @@ def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category,
     return list(nodes), counts
 
 
+@overload
+def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = ..., by_role: bool | None = ...,
+                title: str | None = ..., width: float = ..., *, ax: None = None) -> Figure: ...
+@overload
+def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = ..., by_role: bool | None = ...,
+                title: str | None = ..., width: float = ..., *, ax: Axes) -> Axes: ...
 def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, by_role: bool | None = None,
-                title: str | None = None, width: float = 3.4) -> Figure:
+                title: str | None = None, width: float = 3.4, *, ax: Axes | None = None) -> Figure | Axes:
     """Draw :func:`agent_counts`; each arrow has ``gid`` ``agents:<giver>-><receiver>:<key>:<count>``.
+    Returns the new figure, ``width`` inches wide, or ``ax`` when given one to draw in (the legend inside it).
 
     ``by_role`` defaults to True for several games, False for one. Arrow
     width grows with the count, which is also printed on the arrow.
@@ -72,8 +80,8 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
              for i, n in enumerate(nodes)}
     heaviest = max(counts.values(), default=1)
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, (0.45 if len(nodes) <= 2 else 0.8) * width + 0.45)
-        ax = figure.subplots()
+        own = ax is None
+        figure, ax, width = drawing_area(ax, width, (0.45 if len(nodes) <= 2 else 0.8) * width + 0.45)
         for i, node in enumerate(nodes):
             ax.add_patch(Circle(place[node], 0.2, color=AGENT_COLORS[i % len(AGENT_COLORS)], zorder=3))
             ax.text(*place[node], node, ha="center", va="center", fontsize=7, zorder=4)
@@ -92,12 +100,11 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
         handles = [Line2D([], [], linewidth=1.2, label=f"{k} ({sum(c for e, c in counts.items() if e[2] == k)})",
                           **styles[k]) for k in keys]
         if handles:
-            figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
-                          handlelength=1.8, columnspacing=1.0)
+            legend(figure, ax, own, handles, ncol=len(handles), handlelength=1.8, columnspacing=1.0)
         ax.set_xlim(-1.35, 1.35)
         ax.set_ylim(-0.75 if len(nodes) <= 2 else -1.35, 0.75 if len(nodes) <= 2 else 1.35)
         ax.set_aspect("equal")
         ax.set_axis_off()
         games_text = f"{len(games)} games" if len(games) > 1 else "1 game"
         ax.set_title(title or f"who helped whom: {sum(counts.values())} interdependencies, {games_text}", loc="left")
-    return figure
+    return figure if own else ax

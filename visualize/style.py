@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -47,6 +49,27 @@ def new_figure(width: float, height: float) -> Figure:
     return figure
 
 
+def drawing_area(ax: Axes | None, width: float, height: float) -> tuple[Figure, Axes, float]:
+    """Where a one-axes figure function draws: a new :func:`new_figure` of ``width`` x ``height`` inches
+    and its axes, or the caller's ``ax`` (in a figure or subfigure of theirs); with the width in inches
+    the drawing has (the axes' own, for a caller's ``ax``), by which titles are broken into lines."""
+    if ax is None:
+        figure = new_figure(width, height)
+        return figure, figure.subplots(), width
+    root = ax.figure.figure  # (a subfigure's root figure; a figure's is itself)
+    if not hasattr(root.canvas, "get_renderer"):  # a bare Figure(): labels are placed by measuring their text
+        FigureCanvasAgg(root)
+    return ax.figure, ax, ax.get_position().width * root.get_figwidth()
+
+
+def legend(figure: Figure, ax: Axes, own: bool, handles: list, **style: Any) -> Legend:
+    """The legend below the drawing in a figure of its own (constrained layout makes room), or in the best
+    place inside a caller's axes, whose figure's layout is theirs."""
+    if own:
+        return figure.legend(handles=handles, loc="outside lower center", frameon=False, **style)
+    return ax.legend(handles=handles, loc="best", framealpha=0.8, handlelength=style.get("handlelength", 1.8))
+
+
 #: The thin grey line from a raised label down to its point.
 LEADER = {"arrowstyle": "-", "color": "#A6A6A6", "linewidth": 0.3, "shrinkA": 0, "shrinkB": 1.5}
 
@@ -64,8 +87,8 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
     layout so removing one never moves another. Returns the kept texts and
     how many were left out. Hand-written because matplotlib has no label placer.
     """
-    figure.draw_without_rendering()
-    renderer = figure.canvas.get_renderer()
+    figure.figure.draw_without_rendering()  # (a subfigure's root figure draws it)
+    renderer = figure.figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     pixels = figure.dpi / 72  # per point
     kept: list[Text] = []
