@@ -1,7 +1,7 @@
 """strips_int: who is helping whom in a multi-agent team.
 
 Recorded games are lifted into STRIPS/PDDL; strips_int finds where one agent's
-action made another's possible (giver -> receiver interdependences), sorts
+action made another's possible (giver -> receiver interdependencies), sorts
 them into constructive, looping and irrelevant, and counts triggers.
 
     >>> from strips_int import analyze

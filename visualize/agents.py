@@ -36,7 +36,7 @@ def by_category(item: Mapping[str, Any]) -> str:
 
 def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category, by_role: bool = False
                  ) -> tuple[list[str], Counter[Edge]]:
-    """The nodes and the number of interdependences per (giver, receiver, split key) over ``games``.
+    """The nodes and the number of interdependencies per (giver, receiver, split key) over ``games``.
 
     ``games`` are :meth:`Report.to_dict` values; with ``by_role`` an agent is
     named by its role where the game's ``meta.roles`` gives one.

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.analysis.report import Report
+from strips_int.analysis.report import AGENT_COLUMNS, Report
 from strips_int.errors import printable
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
@@ -35,7 +35,7 @@ from .timeline import game_title, plot_timeline
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:76em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
 th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.key{width:100%;max-width:60em}
-table.interdependences{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
+table.interdependencies{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
 td.why{font-size:13px;color:#444;border-top:none}td.state{width:26em;padding:.2em}img.state{width:26em}
 .constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
 #: The columns of an interdependence's first line; its reason (why) is the line below, as wide as they are.
@@ -149,7 +149,7 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
                     f'<td><span class="{item["category"]}">{item["category"]}</span></td>{state}</tr>')
         body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"])}</td></tr>')
     return (_key(report, draw) if draw is not None else "") + (
-        f'<table class="interdependences"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+        f'<table class="interdependencies"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 def html_report(report: Report) -> str:
@@ -173,6 +173,7 @@ def html_report(report: Report) -> str:
                 "constructive required", "constructive optional"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
                                      "irrelevant", "constructive_required", "constructive_optional")]]),
+        f"<p>{AGENT_COLUMNS}:</p>",
         _table(["agent", "role", "sub-tasks", "triggers", "accepted", "%trig", "%not-acc", "given", "received",
                 "given-req", "received-req"], agents), "</section>",
         f'<section id="timeline"><h2>Timeline</h2><img class="timeline" alt="timeline" '

@@ -26,7 +26,7 @@ ONE_COLUMN_STEPS = 7
 
 
 def busiest_object(report: Report) -> str:
-    """The object named by most interdependences (ties: by name): the default trajectory to draw."""
+    """The object named by most interdependencies (ties: by name): the default trajectory to draw."""
     named = Counter(o for item in report.to_dict()["interdependencies"] for o in item["objects"])
     if not named:
         raise StripsIntError(report.source, None, "no interdependence names an object; give one or ask for all steps")

@@ -152,7 +152,7 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS, *, fig: Figure | 
         left.set_yticklabels([f"{g} (n={games[g]})" for g in groups])
         left.set_ylim(len(groups) - 0.5, -0.5)
         left.set_xlim(0, None)
-        left.set_xlabel("interdependences per game (mean)")
+        left.set_xlabel("interdependencies per game (mean)")
         right.set_xlabel("task reward (mean)")
         left.set_title(" / ".join(keys) + ": means and 95 % bootstrap CIs", loc="left")
         for ax in (left, right):

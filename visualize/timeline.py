@@ -91,10 +91,10 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
     Sub-tasks are dots, navigation steps small ticks, environment steps dots
     in a compact lane of their own. Action labels are placed so that none
     collides with another or with another's leader line (the steps of
-    interdependences first; a label above the first level has a leader line
+    interdependencies first; a label above the first level has a leader line
     down to its dot); labels with no free place are left out and the title
     says how many. ``window`` keeps the steps with ``T0 <= t <= T1`` and the
-    interdependences with both ends inside. The title breaks only between
+    interdependencies with both ends inside. The title breaks only between
     agents, never inside a name.
     """
     data = report.to_dict()

@@ -228,6 +228,10 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     )
 
 
+#: What the agent table's given and received columns count (the text's and the HTML report's note above it).
+AGENT_COLUMNS = "per agent, interdependencies of every category given and received, and the required ones (-req)"
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -250,6 +254,7 @@ def format_text(report: Report) -> str:
         f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
     ]
     width = max([len(a) for a in report.agents] + [5])
+    lines.append(f"  {AGENT_COLUMNS}:")
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
         "  given-req  received-req"

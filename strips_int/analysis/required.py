@@ -1,4 +1,4 @@
-"""Required or optional interdependences (SPEC section 10).
+"""Required or optional interdependencies (SPEC section 10).
 
 An interdependence is **required** when its receiver's agent, acting alone
 with the environment (the other agents idle where they stand), reaches none

@@ -5,7 +5,7 @@ A study's folder holds:
 
 * ``games.jsonl`` then ``games.csv``: one row per game (source, group keys,
   reward, every count, each role's trigger figures and required
-  interdependences given and received, error);
+  interdependencies given and received, error);
 * ``summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
   reward, Int_cons (and its required and optional parts, SPEC section 10),
