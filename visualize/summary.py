@@ -53,6 +53,10 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, Row]]
     more than :data:`MAX_GROUPS` groups) is an error naming the line.
     """
     path = Path(path)
+    if path.is_dir():  # a study's folder: name the file in it that is meant
+        raise StripsIntError(str(path), None, "is a folder, not a summary table: give the study's summary.csv ("
+                             + str(path / "summary.csv") + ("" if (path / "summary.csv").is_file() else ", not there")
+                             + ")")
     reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
     table: dict[str, dict[str, Row]] = {}
     try:

@@ -238,7 +238,8 @@ def required_cooperation(
 
 #: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
 NOT_NEEDED = "not needed: {} alone is the witness"
-NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+NO_JOINT_PLAN = ("not planned: the verdict needs no joint plan (to have one, ask for K: --plans K on the command line, "
+                 "plans=K in Python)")
 
 
 def _searched(domain: Domain, problem: Problem, alone: Mapping[str, Problem], team: Reachable,

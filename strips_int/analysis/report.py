@@ -228,6 +228,10 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     )
 
 
+#: ``meta["end"]`` of a game whose record stops before the game's end (a grounder that knows how its games end
+#: says so: Hanabi's), which the text says on the goal line.
+UNFINISHED = "unfinished"
+
 #: What the agent table's given and received columns count (the text's and the HTML report's note above it).
 AGENT_COLUMNS = "per agent, interdependencies of every category given and received, and the required ones (-req)"
 
@@ -247,7 +251,9 @@ def format_text(report: Report) -> str:
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
         f"agents: {', '.join(f'{a} ({printable(roles.get(a, t))})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
-        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
+        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else "")
+        + ("; the game is unfinished: its record stops before the game's end" if report.meta.get("end") == UNFINISHED
+           else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",

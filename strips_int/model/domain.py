@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, brief, closest, cut
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
@@ -237,7 +237,9 @@ def packaged_domain(name: str) -> Path:
     path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
         known = sorted(p.name.removesuffix(".pddl") for p in folder.iterdir() if p.name.endswith(".pddl"))
-        raise StripsIntError(name, None, f"no such file, nor a packaged domain (packaged: {', '.join(known)})")
+        meant = closest(name, known)
+        raise StripsIntError(name, None, "no such file, nor a packaged domain ("
+                             + (f"did you mean {meant}? " if meant else "") + f"packaged: {', '.join(known)})")
     return path
 
 
