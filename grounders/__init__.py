@@ -102,7 +102,14 @@ def registered() -> dict[str, Grounder]:
 
 
 def grounder_for(path: str | Path) -> Grounder | None:
-    """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
+    """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace).
+
+    Parameters:
+        path: a game file.
+
+    Returns:
+        The grounder that reads it, or None.
+    """
     found = kind_of(path)
     return None if found is None else found[0]
 
@@ -190,6 +197,15 @@ def read_input(
     grounder gets those it declares that are not None. Any other exception
     raised while reading (a grounder's bug, a RecursionError on a deep file)
     is yielded as an internal error of ``path`` and ends that file.
+
+    Parameters:
+        path: one input file.
+        domain: the environment's domain.
+        problem: the problem of a trace, instead of its own.
+        **options: grounder options by ``dest``.
+
+    Returns:
+        An iterator of the file's games as traces, or the error that stops each.
     """
     try:
         yield from _read(Path(path), domain, problem, options)

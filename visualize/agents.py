@@ -67,6 +67,17 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
 
     ``by_role`` defaults to True for several games, False for one. Arrow
     width grows with the count, which is also printed on the arrow.
+
+    Parameters:
+        games: reports' :meth:`~strips_int.Report.to_dict` (or ``--json`` lines), one or many.
+        split: what an arrow is kept apart by (the category, by default).
+        by_role: agents by role rather than name (default: for several games).
+        title: the title, instead of the counts.
+        width: the figure's width in inches.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
     if not games:
         raise StripsIntError("agent graph", None, "no games to draw")

@@ -43,7 +43,15 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 
 
 def write_graphml(report: Report, path: str | Path) -> Path:
-    """Write :func:`graphml_graph` to ``path``."""
+    """Write :func:`graphml_graph` to ``path``.
+
+    Parameters:
+        report: the game's report.
+        path: the GraphML file.
+
+    Returns:
+        ``path``.
+    """
     path = Path(path)
     graph = graphml_graph(report)
     with writing(path):

@@ -153,7 +153,14 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
 
 
 def html_report(report: Report) -> str:
-    """The page for ``report``; its problem gives the initial state the drawn states start from."""
+    """The page for ``report``; its problem gives the initial state the drawn states start from.
+
+    Parameters:
+        report: the game's report.
+
+    Returns:
+        The page's HTML: self-contained (its figures inline).
+    """
     data = report.to_dict()
     counts = data["counts"]
     title = text(f"{game_title(data)} ({report.source})")
@@ -186,7 +193,15 @@ def html_report(report: Report) -> str:
 
 
 def write_html(report: Report, path: str | Path) -> Path:
-    """Write :func:`html_report` to ``path``."""
+    """Write :func:`html_report` to ``path``.
+
+    Parameters:
+        report: the game's report.
+        path: the page's file.
+
+    Returns:
+        ``path``.
+    """
     path = Path(path)
     text = html_report(report)
     with writing(path):

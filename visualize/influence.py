@@ -55,6 +55,17 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     interdependence is drawn in its category's style. The legend lists the
     causal links and the categories present. ``width`` overrides the width. Returns the new figure, or
     ``ax`` when given one to draw in (the legend inside it).
+
+    Parameters:
+        report: the game's report.
+        obj: the object to follow (default: the one with most steps).
+        since: the first time step.
+        width: the figure's width in inches, instead of one or two columns by the steps.
+        whole: every step of every object, unlabelled.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
     data = report.to_dict()
     obj = None if whole else obj or busiest_object(report)

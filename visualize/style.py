@@ -139,7 +139,15 @@ def fill(text: str, width: float, size: float = 8.0) -> str:
 
 
 def save(figure: Figure, path: str | Path) -> Path:
-    """Write ``figure`` as PNG, PDF or SVG (by suffix) without timestamps, so the same input gives the same bytes."""
+    """Write ``figure`` as PNG, PDF or SVG (by suffix) without timestamps, so the same input gives the same bytes.
+
+    Parameters:
+        figure: the figure.
+        path: where, ``.png``, ``.pdf`` or ``.svg``.
+
+    Returns:
+        ``path``.
+    """
     path = Path(path)
     kind = path.suffix.lstrip(".").lower()
     if kind not in FORMATS:

@@ -121,6 +121,14 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS, *, fig: Figure | 
 
     Counts start at 0. Each bar, error bar and point has ``gid`` ``<metric>:<group>``; an ``n=`` text
     (``gid`` ``n:<metric>:<group>``) marks only a metric resting on fewer games than its group.
+
+    Parameters:
+        path: a study's ``summary.csv``.
+        width: the figure's width in inches (two paper columns by default).
+        fig: a matplotlib figure or subfigure to draw the two axes in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``fig``.
     """
     keys, table = read_summary(path)
     groups = list(table)

@@ -96,6 +96,15 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
     says how many. ``window`` keeps the steps with ``T0 <= t <= T1`` and the
     interdependencies with both ends inside. The title breaks only between
     agents, never inside a name.
+
+    Parameters:
+        report: the game's report.
+        width: the figure's width in inches (one paper column by default).
+        window: ``(T0, T1)``: only the steps and interdependencies within.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
     data = report.to_dict()
     names = lanes(report)

@@ -183,6 +183,21 @@ def required_cooperation(
     to ``jobs`` processes at once (default: every CPU this process may use).
     ``progress`` is told each phase as it begins. An argument outside these is an
     :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
+
+    Parameters:
+        domain: the domain.
+        problem: the problem to classify.
+        planner: a unified-planning planner's name, or ``auto``.
+        timeout: seconds of wall time for the whole classification.
+        others: ``idle`` or ``absent``: the other agents in a projection.
+        plans: joint plans to ask the planner for.
+        jobs: planner calls at once.
+        deadline: a ``time.monotonic()`` instant bounding several problems together, instead of ``timeout``.
+        search: ``fast`` or ``planner``.
+        progress: called with each phase's name as it begins.
+
+    Returns:
+        The verdict with each agent's projection, the joint problem's answer and the joint plans' reports.
     """
     whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
     for name, value, ok, need in (

@@ -49,6 +49,18 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     ``jobs`` local processes, or the Dask cluster at ``scheduler``; ``problem`` is every plan's and trace's
     (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
     ``roles``, ...); a broken game is a row with its error.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        jobs: local processes.
+        scheduler: the address of a Dask cluster (``tcp://host:8786``) or ``local``, instead of processes.
+        frame: a pandas DataFrame instead of a list of dicts.
+        problem: the problem of every plan and trace.
+        **options: grounder options by name.
+
+    Returns:
+        The rows of ``games.csv``: a list of dicts, or a DataFrame with ``frame``.
     """
     domain = as_domain(domain)
     files, _ = game_files(paths)

@@ -107,6 +107,14 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
     """Every game under ``paths`` (files or folders), one at a time, as a trace or the error that stops it.
 
     ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        **options: grounder options by name.
+
+    Returns:
+        An iterator of traces, or for a game that could not be read its error, in file order.
     """
     domain = as_domain(domain)
     files, _ = game_files(paths)
@@ -155,7 +163,16 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
 
 
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
-    """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game."""
+    """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        **options: grounder options by name.
+
+    Returns:
+        An iterator of reports, or for a game that could not be analysed its error, in file order.
+    """
     domain = as_domain(domain)
     files, _ = game_files(paths)
     for path in files:
@@ -170,6 +187,15 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
     ``domain`` may be loaded, a path, or a packaged domain's name (``"overcooked"``, ``"sar"``);
     ``problem`` overrides the one a trace names. A file with several games is refused (use
     :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        game: a trace or an executed run in memory, or a file holding one game.
+        problem: the problem to use instead of the one a trace names.
+        **options: grounder options by name (``layout``, ``roles``, ``grid``, ...).
+
+    Returns:
+        The game's report: interdependencies, categories, triggers, required help.
     """
     domain = as_domain(domain)
     if isinstance(game, Run):

@@ -263,6 +263,13 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     A domain with no agent type is refused, with how to name them (SPEC section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
+
+    Parameters:
+        path: a PDDL domain file, or a packaged domain's name (``"overcooked"``, ``"sar"``, ``"hanabi"``).
+        pragmas: pragma names to add, by pragma (``agent-types``, ``navigation-actions``, ...).
+
+    Returns:
+        The checked domain.
     """
     path = domain_file(path)
     source = str(path)
