@@ -6,7 +6,6 @@ from collections import Counter
 from typing import overload
 
 import matplotlib
-import networkx as nx
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -67,6 +66,8 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     Returns:
         The new figure, or ``ax``.
     """
+    import networkx as nx  # (here: the HTML report and the other figures need no networkx)
+
     data = report.to_dict()
     obj = None if whole else obj or busiest_object(report)
     graph = influence_trajectory(report.graph, obj, since)

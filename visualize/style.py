@@ -13,7 +13,6 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 
 from strips_int.errors import StripsIntError
 from strips_int.files import cannot_write, output_file
@@ -92,7 +91,7 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
     frame = ax.get_window_extent(renderer)
     pixels = figure.dpi / 72  # per point
     kept: list[Text] = []
-    taken: list[Bbox] = []  # labels (padded) and leaders already placed
+    taken: list[Extents] = []  # labels (padded) and leaders already placed
     dropped = 0
     for x, y, text, style in labels:
         artist = ax.annotate(text, (x, y), xytext=(0, offsets[0]), textcoords="offset points", ha="center",
@@ -104,11 +103,11 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
             artist.set_va("bottom" if offset >= 0 else "top")
             artist.set_ha(align)  # the text is centred on, starts at or ends at its point: the leader is vertical
             box = artist.get_window_extent(renderer)
-            padded = Bbox.from_extents(box.x0 - gap * pixels, box.y0, box.x1 + gap * pixels, box.y1)
+            padded = (box.x0 - gap * pixels, box.y0, box.x1 + gap * pixels, box.y1)
             low, high = sorted((point[1], box.y0 if offset >= 0 else box.y1))
-            leader = Bbox.from_extents(point[0] - pixels, low, point[0] + pixels, high)
+            leader = (point[0] - pixels, low, point[0] + pixels, high)
             inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
-            if inside and not any(padded.overlaps(other) or leader.overlaps(other) for other in taken):
+            if inside and not any(_overlap(padded, other) or _overlap(leader, other) for other in taken):
                 taken += [padded, leader]
                 kept.append(artist)
                 if abs(offset) > min(map(abs, offsets)):
@@ -120,6 +119,16 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
             artist.remove()
             dropped += 1
     return kept, dropped
+
+
+#: A box in display pixels, ``(x0, y0, x1, y1)`` with ``x0 <= x1`` and ``y0 <= y1``.
+Extents = tuple[float, float, float, float]
+
+
+def _overlap(a: Extents, b: Extents) -> bool:
+    """Whether two boxes touch or overlap: ``Bbox.overlaps`` on plain tuples (the label placer asks tens of
+    thousands of times for a busy timeline, where the Bbox method's arrays cost most of the figure's time)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def fill(text: str, width: float, size: float = 8.0) -> str:
