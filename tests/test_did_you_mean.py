@@ -41,7 +41,8 @@ def test_a_mistyped_packaged_domain_says_which_was_meant(capsys, tmp_path, monke
 
 def test_a_mistyped_option_or_choice_says_which_was_meant(capsys):
     assert error_of(capsys, "check", "sar", KIT_PASS, "--jsn") == (
-        "strips-int check: error: unrecognized arguments: --jsn; did you mean --json? (usage: strips-int check --help)\n")
+        "strips-int check: error: unrecognized arguments: --jsn; did you mean --json? "
+        "(usage: strips-int check --help)\n")
     err = error_of(capsys, "check", "sar", KIT_PASS, "--jsno", "--plto", "out.png")
     assert "--jsno: did you mean --json?; --plto: did you mean --plot?" in err
     assert "argument --rules: need old or new, not 'nwe'; did you mean new?" in error_of(

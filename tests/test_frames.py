@@ -50,7 +50,8 @@ def test_a_reports_agents_are_one_row_each_with_the_metrics_of_the_text():
     assert list(frame.index) == list(metrics)
     assert frame.loc["firefighter1", "given"] == 1 and frame.loc["nurse1", "received"] == 1
     assert frame["given"].to_dict() == {agent: row["given"] for agent, row in metrics.items()}
-    assert frame["pct_not_accepted"].isna().to_dict() == {a: row["pct_not_accepted"] is None for a, row in metrics.items()}
+    missing = {agent: row["pct_not_accepted"] is None for agent, row in metrics.items()}
+    assert frame["pct_not_accepted"].isna().to_dict() == missing
 
 
 def test_many_games_make_one_frame_whose_rows_add_up_to_each_games_counts():

@@ -18,7 +18,8 @@ def test_the_study_notebook_runs_top_to_bottom_and_shows_its_tables_and_figure()
     nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
     outputs = [cell.outputs for cell in notebook.cells if cell.cell_type == "code"]
-    shown = [next((o["data"]["text/plain"] for o in out if o["output_type"] == "execute_result"), "") for out in outputs]
+    shown = [next((o["data"]["text/plain"] for o in out if o["output_type"] == "execute_result"), "")
+             for out in outputs]
     assert not [o for out in outputs for o in out if o["output_type"] == "error"]
     assert shown[0] == "7"  # the seven shipped SAR games, all analysed
     assert "kit-back-and-forth.log.json" in shown[1] and "constructive_required" in shown[1]

@@ -266,7 +266,8 @@ def _rules(text: str) -> str:
         import argparse
 
         meant = closest(text, ("old", "new"))
-        raise argparse.ArgumentTypeError(f"need old or new, not {brief(text)}" + (f"; did you mean {meant}?" if meant else ""))
+        raise argparse.ArgumentTypeError(f"need old or new, not {brief(text)}"
+                                         + (f"; did you mean {meant}?" if meant else ""))
     return text
 
 

@@ -273,7 +273,8 @@ def unfinished_run(out: Path, inputs: dict[str, Any], replace: bool = False) -> 
     if not names or replace:
         return False
     others = [name for name in names if name not in RUN_FILES]
-    shown = ", ".join((others or names)[:3]) + (f" and {len(others or names) - 3} more" if len(others or names) > 3 else "")
+    listed = others or names
+    shown = ", ".join(listed[:3]) + (f" and {len(listed) - 3} more" if len(listed) > 3 else "")
     if earlier is not None:
         what = f"a {MANIFEST} that is not a {FORMAT} manifest"
     elif others:
