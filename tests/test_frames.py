@@ -95,3 +95,13 @@ def test_without_pandas_a_frame_is_one_error_naming_the_extra():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pandas: not installed: pip install 'strips_int[pandas]'"
+
+
+def test_required_cooperation_findings_go_into_a_dataframe_and_asdict():
+    from strips_int import load_domain, load_problem, required_cooperation
+
+    domain = load_domain("sar")
+    result = required_cooperation(domain, load_problem(domain, EXAMPLES / "fire-out.problem.pddl"))
+    agents = pd.DataFrame(list(result.agents.values()))
+    assert list(agents["agent"]) == ["firefighter1", "nurse1"] and not agents["solvable_alone"].any()
+    assert dataclasses.asdict(result)["verdict"] == "RC"
