@@ -106,12 +106,8 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
 def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Trace | StripsIntError]:
     """Every game under ``paths`` (files or folders), one at a time, as a trace or the error that stops it.
 
-    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
-
-    Parameters:
-        domain: a loaded domain, a PDDL path, or a packaged domain's name.
-        *paths: game files and folders (walked).
-        **options: grounder options by name.
+    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...); the parameters are
+    :func:`analyze_games`'s.
 
     Returns:
         An iterator of traces, or for a game that could not be read its error, in file order.
