@@ -11,7 +11,7 @@ import itertools
 import os
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from strips_int.analysis.report import Report, analyze_run
 from strips_int.errors import StripsIntError, guarded
@@ -112,10 +112,16 @@ def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) 
     Returns:
         An iterator of traces, or for a game that could not be read its error, in file order.
     """
+    yield from _each_file(domain, paths, lambda known, path: read_file(path, known, **options))
+
+
+def _each_file(domain: Domain | str | Path, paths: Iterable[str | Path],
+               read: Callable[[Domain, Path], Iterable[Any]]) -> Iterator[Any]:
+    """What ``read(domain, file)`` yields for each game file under ``paths``, in order."""
     domain = as_domain(domain)
     files, _ = game_files(paths)
     for path in files:
-        yield from read_file(path, domain, **options)
+        yield from read(domain, path)
 
 
 def read_file(path: Path, domain: Domain, problem: Problem | None = None, **options: Any
@@ -169,10 +175,7 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
     Returns:
         An iterator of reports, or for a game that could not be analysed its error, in file order.
     """
-    domain = as_domain(domain)
-    files, _ = game_files(paths)
-    for path in files:
-        yield from analyze_file(domain, path, **options)
+    yield from _each_file(domain, paths, lambda known, path: analyze_file(known, path, **options))
 
 
 def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem: Problem | str | Path | None = None,
