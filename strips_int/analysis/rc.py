@@ -183,6 +183,21 @@ def required_cooperation(
     to ``jobs`` processes at once (default: every CPU this process may use).
     ``progress`` is told each phase as it begins. An argument outside these is an
     :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
+
+    Parameters:
+        domain: the domain.
+        problem: the problem to classify.
+        planner: a unified-planning planner's name, or ``auto``.
+        timeout: seconds of wall time for the whole classification.
+        others: ``idle`` or ``absent``: the other agents in a projection.
+        plans: joint plans to ask the planner for.
+        jobs: planner calls at once.
+        deadline: a ``time.monotonic()`` instant bounding several problems together, instead of ``timeout``.
+        search: ``fast`` or ``planner``.
+        progress: called with each phase's name as it begins.
+
+    Returns:
+        The verdict with each agent's projection, the joint problem's answer and the joint plans' reports.
     """
     whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
     for name, value, ok, need in (
@@ -238,7 +253,8 @@ def required_cooperation(
 
 #: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
 NOT_NEEDED = "not needed: {} alone is the witness"
-NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+NO_JOINT_PLAN = ("not planned: the verdict needs no joint plan (to have one, ask for K: --plans K on the command line, "
+                 "plans=K in Python)")
 
 
 def _searched(domain: Domain, problem: Problem, alone: Mapping[str, Problem], team: Reachable,
