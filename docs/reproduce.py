@@ -136,7 +136,7 @@ def read_published(data: Path) -> dict[str, Published]:
     folder = data / "paper-code"
     kinds: dict[str, Counter] = defaultdict(Counter)
     rows_seen: set[tuple] = set()
-    with open(folder / "user-study-interdependencies.csv", newline="") as handle:
+    with open(folder / "user-study-interdependences.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             if row["category"] != "cons":
                 continue
