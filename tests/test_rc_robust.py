@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from strips_int.analysis.rc import required_cooperation
+from strips_int.analysis.rc import required_cooperation, some_goal
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
 from strips_int.cli.rc import main
 from strips_int.errors import ArgumentError, StripsIntError, brief
@@ -79,10 +79,15 @@ def test_a_billion_soups_is_refused_at_once():
     assert done.stderr.count("\n") == 1 and "argument --soups: need at least 1 soup and at most" in done.stderr
 
 
+SECONDS = "seconds above 0 and at most 604800"
+INSTANT = "None or a time.monotonic() instant at most 604800 seconds ahead"
+
+
 @pytest.mark.parametrize("argument, value, need", [
-    ("timeout", float("nan"), "seconds above 0, finite"), ("timeout", float("inf"), "seconds above 0, finite"),
-    ("timeout", 0, "seconds above 0, finite"), ("timeout", -1, "seconds above 0, finite"),
-    ("timeout", "10", "seconds above 0, finite"),  # a TypeError from math.isfinite before
+    ("timeout", float("nan"), SECONDS), ("timeout", float("inf"), SECONDS), ("timeout", 0, SECONDS),
+    ("timeout", -1, SECONDS), ("timeout", "10", SECONDS),  # a TypeError from math.isfinite before
+    ("timeout", 10**30, SECONDS), ("timeout", 10**400, SECONDS),  # OverflowErrors before
+    ("deadline", float("nan"), INSTANT), ("deadline", 10**30, INSTANT), ("deadline", "soon", INSTANT),
     ("others", "gone", "'idle' or 'absent'"), ("others", ["idle"], "'idle' or 'absent'"),
     ("plans", 0, "None or a whole number of plans, at least 1"), ("jobs", 0, "None or a whole number of jobs, at least 1"),
     ("jobs", 1.5, "None or a whole number of jobs, at least 1"),
@@ -94,6 +99,19 @@ def test_library_arguments_are_one_argument_error_naming_no_flag(overcooked, arg
         required_cooperation(overcooked, problem, **{argument: value})
     assert isinstance(error.value, StripsIntError) and isinstance(error.value, ValueError)
     assert str(error.value) == f"required_cooperation: argument {argument}: need {need}, not {brief(value)}"
+
+
+@pytest.mark.parametrize("timeout", [10**30, float("nan"), 0, -2.5])
+def test_some_goal_checks_its_time_limit_before_taking_the_clock(overcooked, timeout):
+    problem = layout_problem(load_grid(CORRIDOR), overcooked)
+    with pytest.raises(ArgumentError) as error:
+        some_goal(overcooked, [problem], timeout=timeout)
+    assert str(error.value) == f"some_goal: argument timeout: need {SECONDS}, not {brief(timeout)}"
+
+
+def test_the_longest_time_limit_is_taken(overcooked):
+    result = required_cooperation(overcooked, layout_problem(load_grid(CORRIDOR), overcooked), timeout=604800)
+    assert (result.verdict, result.reason) == ("RC", "reach")
 
 
 def test_the_time_limit_bounds_conversion_on_a_big_grid(tmp_path):
@@ -261,7 +279,7 @@ def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
 from strips_int import load_domain
 from strips_int.grounders.overcooked import load_grid
 from strips_int.grounders.overcooked.lift import layout_problem
-from strips_int.analysis.rc import required_cooperation
+from strips_int.analysis.rc import required_cooperation, some_goal
 domain = load_domain("overcooked")
 result = required_cooperation(domain, layout_problem(load_grid({str(CORRIDOR)!r}), domain), jobs=3)
 print(result.verdict, result.reason)

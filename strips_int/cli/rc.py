@@ -30,8 +30,9 @@ from .contract import (DOMAIN_HELP, Parser, add_grounder_options, add_pragma_opt
 #: (docs/required-cooperation.md, ``benchmarks/rc_layouts.py --scaling``), so more could only end
 #: "unknown", ever more slowly built.
 MAX_SOUPS = 100
-#: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
-MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
+#: Limits of the other numeric options: a thousand joint plans, jobs (the time limit's is the library's,
+#: :data:`strips_int.analysis.rc.MAX_TIMEOUT`: a week).
+MAX_PLANS, MAX_JOBS = 1000, 1024
 
 
 def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentParser:
@@ -71,6 +72,8 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
 
 def check_numbers(args: argparse.Namespace) -> str | None:
     """The first numeric option outside its limits, as a usage error; checked before anything is read or planned."""
+    from strips_int.analysis.rc import MAX_TIMEOUT
+
     needs = {
         "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
         "plans": (args.plans is None or 1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
