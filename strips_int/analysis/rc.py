@@ -199,7 +199,7 @@ def required_cooperation(
         alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
         mine = {a: relaxed_reachable(domain, alone[a], actors=[a], deadline=deadline) for a in agent_names}
     except OutOfTime:
-        return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+        return unfinished(problem, agent_names, RELAXATION, time.perf_counter() - start, planner, others, search)
     possible = {a for a in agent_names if _goal_reached(mine[a], problem.goal)}
     answers: dict[str | None, PlanResult] = {}
     if search == FAST:
@@ -220,7 +220,7 @@ def required_cooperation(
             why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
                 if answer.status == UNSOLVABLE else None
         except OutOfTime:
-            return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+            return unfinished(problem, agent_names, RELAXATION, time.perf_counter() - start, planner, others, search)
         agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(answer.status), answer, why)
     joint = _settled(answers, None, _goal_reached(team, problem.goal))
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
@@ -345,13 +345,12 @@ def some_goal(domain: Domain, problems: Sequence[Problem], planner: str = "auto"
                 (0, results[0]))
 
 
-def unfinished(domain: Domain, problem: Problem, phase: str, seconds: float, planner: str = "auto",
+def unfinished(problem: Problem, agent_names: Sequence[str], phase: str, seconds: float, planner: str = "auto",
                others: str = IDLE, search: str = FAST) -> RCResult:
     """The result of a classification of ``problem`` that the time limit stopped in ``phase`` (its
     process killed, with nothing to tell): unknown, every agent and the joint problem with it."""
     answer = stopped(phase, seconds)
-    agents = {a: AgentResult(a, None, answer, None)
-              for a in sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t))}
+    agents = {a: AgentResult(a, None, answer, None) for a in agent_names}
     return RCResult(problem, UNKNOWN, resolve_planner(planner), others, agents, answer, (), seconds, search)
 
 

@@ -13,6 +13,7 @@ tables from :mod:`strips_int.batch.layouts`. This module reads arguments and pri
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -171,6 +172,7 @@ def run_table(args: argparse.Namespace, domains: dict[str, Any], found: list[Any
 
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc") -> int:
+    began = time.monotonic()  # one problem's --timeout counts from here: reading and lifting are within it
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     wrong = check_numbers(args)
@@ -180,7 +182,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     if (unwritable := check_out(args.out)) is not None:
         parser.error(unwritable)
     from strips_int.analysis.rc import format_text, resolve_planner
-    from strips_int.batch.layouts import Settings, alternatives, classify_alternatives
+    from strips_int.batch.layouts import Settings, alternatives, classify_alternatives, problem_file
     from strips_int.files import output_file
 
     try:
@@ -194,12 +196,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
                 parser.error("no start problems: give --all-layouts, or names or folders of start problems")
             return run_table(args, domains, found)
         settings = Settings(args.planner, args.timeout, args.others, args.plans, args.jobs, args.search)
-        deadline = time.monotonic() + args.timeout
         if found:
-            domain, known = alternatives(domains, found[0])
+            read, name = functools.partial(alternatives, domains, found[0]), found[0].name
         else:
-            domain, known = _pddl(args, parser, domains)
-        alternative, result = classify_alternatives(domain, known, settings, deadline)
+            if not (args.domain and args.problem):
+                parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, "
+                             "--scenario FILE) or --all-layouts")
+            read, name = functools.partial(problem_file, next(iter(domains.values())), args.problem), str(args.problem)
+        alternative, result = classify_alternatives(read, name, settings, began + args.timeout)
     except StripsIntError as exc:
         return fail(exc)
     labels = {"rules": alternative.rules, "recipe": alternative.recipe} if alternative.rules else {}
@@ -216,17 +220,3 @@ def _named_values(args: argparse.Namespace) -> list[str]:
     from strips_int.grounders import all_options
 
     return [v for o in all_options() if o.names for v in (getattr(args, o.dest, None) or [])]
-
-
-def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser, domains: dict[str, Any]
-          ) -> tuple[Any, tuple[Any, ...]]:
-    """The domain of a DOMAIN PROBLEM pair (read once, by :func:`starts`) and its problem as the only
-    alternative."""
-    from strips_int.grounders import Alternative
-    from strips_int.model.problem import load_problem
-
-    if not (args.domain and args.problem):
-        parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
-                     "or --all-layouts")
-    domain = next(iter(domains.values()))
-    return domain, (Alternative(load_problem(domain, args.problem)),)
