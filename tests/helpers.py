@@ -1,11 +1,13 @@
-"""Paths the tests share: the repository's own files and the third-party games beside it; and the rollouts
-that a script of their own makes in a child process."""
+"""Paths the tests share: the repository's own files and the third-party games beside it; the rollouts
+that a script of their own makes in a child process; and child processes bounded in CPU time."""
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 SAR = ROOT / "domains" / "sar.pddl"
@@ -37,3 +39,24 @@ def check_without_jax(*args: str | Path) -> str:
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: How many times its CPU bound a child process may take in wall time before a test calls it hung. At load 15
+#: on two cores a process gets an eighth of a CPU or less: a wall-clock bound is a hang guard, never a verdict.
+LOADED = 20
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this process's ended children, each with the children it waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_within(command: Sequence[str], cpu: float, **options: Any) -> tuple[subprocess.CompletedProcess, float]:
+    """``subprocess.run(command, **options)`` and the CPU seconds its process tree took, which must be at most
+    ``cpu`` (a limit checked however loaded the machine is); :data:`LOADED` times that in wall time is a hang."""
+    before = children_cpu()
+    done = subprocess.run(command, timeout=cpu * LOADED, **options)
+    used = children_cpu() - before
+    assert used <= cpu, f"{used:.1f} s of CPU, more than {cpu:g}: {' '.join(map(str, command))}"
+    return done, used
