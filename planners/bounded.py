@@ -178,7 +178,7 @@ def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, 
     :class:`StripsIntError` is raised here once every child has ended."""
     if jobs is None:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    launch = _fork if _fork_is_safe() else _fresh_interpreter
+    launch = _fork if fork_is_safe() else _fresh_interpreter
     pending = list(range(len(works)))
     running: dict[Connection, _Child] = {}
     results: dict[int, Any] = {}
@@ -231,7 +231,9 @@ def _news(child: _Child, message: Any) -> bool:
     return True
 
 
-def _fork_is_safe() -> bool:
+def fork_is_safe() -> bool:
+    """Whether :func:`run_all`'s children are forked from this process (they share its loaded code and its
+    state, such as grounders registered at run time), not fresh interpreters: no other thread, no JAX."""
     return hasattr(os, "fork") and threading.active_count() == 1 and "jax" not in sys.modules
 
 
@@ -299,6 +301,8 @@ def _run(work: Bounded, timeout: float, folder: str, send: Connection, parent: i
 
 
 if __name__ == "__main__":  # a fresh interpreter's child: python -m strips_int.planners.bounded FD FOLDER TIMEOUT PARENT
+    from strips_int.planners import bounded  # the module by its name: what it sends (_Failure) is unpickled there
+
     _fd, _folder, _timeout, _parent = sys.argv[1:]
-    _run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
-         Connection(int(_fd), readable=False), int(_parent))
+    bounded._run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
+                 Connection(int(_fd), readable=False), int(_parent))

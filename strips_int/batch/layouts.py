@@ -27,7 +27,7 @@ from strips_int.errors import StripsIntError, guarded
 from strips_int.grounders import Alternative, registered, start_alternatives
 from strips_int.model.domain import Domain
 from strips_int.model.task import Problem
-from strips_int.planners.bounded import PRELOAD, Died, Partial, Stopped, run_all
+from strips_int.planners.bounded import PRELOAD, Died, Partial, Stopped, fork_is_safe, run_all
 
 from .engines import Engine
 from .tables import table_text, write_table
@@ -156,6 +156,11 @@ def _time_up(signum: int, frame: Any) -> None:
     raise _TimeUp
 
 
+def _given(domain: Domain, found: tuple[Alternative, ...]) -> tuple[Domain, tuple[Alternative, ...]]:
+    """A start problem read already, as a reader gives it."""
+    return domain, found
+
+
 def _unread(name: str) -> Alternative:
     """A start problem not read yet, known by its ``name`` alone."""
     return Alternative(Problem(name, {}, frozenset(), frozenset(), name))
@@ -186,6 +191,13 @@ def classify_alternatives(read: Reader, name: str, settings: Settings, deadline:
     ``time.monotonic()`` instant): the time limit covers the reading and lifting too (a 500 x 500 grid
     took 5 s of them past ``--timeout 1``). The reader's error is raised here; a child that dies is an error."""
     began = time.perf_counter()
+    if not fork_is_safe():  # a fresh interpreter lacks this one's state (grounders registered at run time)
+        domain, found = read()
+        if time.monotonic() >= deadline:
+            unread = _unread(name)
+            return unread, unfinished(unread.problem, (), READING, time.perf_counter() - began, settings.planner,
+                                      settings.others, settings.search)
+        read = functools.partial(_given, domain, tuple(found))
     # The planner path calls the planner for every problem: unified-planning is imported once, here,
     # not in each classification's process (1.5 s); the fast path seldom calls it.
     planned = settings.search == PLANNER or settings.plans is not None
