@@ -216,6 +216,8 @@ def required_cooperation(
     agents = {}
     for agent in agent_names:
         answer = _settled(answers, agent, agent in possible)
+        if answer.status == SOLVED:
+            _check_witness(domain, alone[agent], agent, answer.plans[0])
         try:
             why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
                 if answer.status == UNSOLVABLE else None
@@ -352,6 +354,18 @@ def unfinished(problem: Problem, agent_names: Sequence[str], phase: str, seconds
     answer = stopped(phase, seconds)
     agents = {a: AgentResult(a, None, answer, None) for a in agent_names}
     return RCResult(problem, UNKNOWN, resolve_planner(planner), others, agents, answer, (), seconds, search)
+
+
+def _check_witness(domain: Domain, problem: Problem, agent: str, plan: tuple[GroundAction, ...]) -> None:
+    """A non-RC verdict's witness checked as the joint plans are (:func:`_analyse`): executing it validates
+    each step; it must reach the goal, by ``agent`` and environment actions alone."""
+    source = f"{problem.source} {agent}'s plan"
+    run = execute(plan_trace(problem, plan, source), domain.cache)
+    others = sorted({a.actor for a in plan if a.actor not in (agent, None)})
+    if run.goal_achieved != problem.goal or others:
+        missing = " ".join(format_fact(f) for f in sorted(problem.goal - run.goal_achieved))
+        raise StripsIntError(source, None, f"the search's plan misses the goal facts {missing}" if missing
+                             else f"the search's plan has actions of {', '.join(others)}")
 
 
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:
