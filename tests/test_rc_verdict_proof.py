@@ -21,18 +21,21 @@ def test_thirty_soups_in_three_seconds_are_unknown_or_served_never_unsolvable():
     done = run(["--layout", "cramped_room", "--soups", "30", "--timeout", "3", "--json"])
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
+    assert data["verdict"] in ("non-RC", "unknown") and data["joint_proof"] is None, data
+    if not data["agents"]:  # a loaded machine: the limit came while the layout was being read
+        assert data["reason"] in ("time limit reached in reading", "time limit reached in start-up"), data["reason"]
+        return
     player0 = data["agents"]["player0"]
     if data["verdict"] == "non-RC":  # a fast machine: player0's plan is the witness
         assert player0["solvable_alone"] is True and player0["plan_length"] > 0
     else:
-        assert data["verdict"] == "unknown", data
         assert player0["solvable_alone"] is None and player0["proof"] is None
-        # the joint problem was not searched: it is unknown too, naming the search that stopped first
-        assert data["joint_proof"] is None and "stopped player0's" in data["joint_detail"], data["joint_detail"]
         assert "time limit reached in" in data["reason"]
-    # player1 cannot reach the dish alone: that is a proof, and the only one given
-    assert (data["agents"]["player1"]["solvable_alone"], data["agents"]["player1"]["proof"]) == (
-        False, "relaxed reachability")
+        if player0["planner"] == "time limit reached in search":  # the joint problem is not searched after it
+            assert "stopped player0's search" in data["joint_detail"], data["joint_detail"]
+    # player1 cannot reach the dish alone: that is a proof (given unless the limit came in relaxed reachability)
+    player1 = data["agents"]["player1"]
+    assert (player1["solvable_alone"], player1["proof"]) in ((False, "relaxed reachability"), (None, None))
 
 
 SWEEP = """
