@@ -209,11 +209,14 @@ def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, 
                 results[child.index] = message
     finally:
         for child in running.values():
-            with contextlib.suppress(EOFError, OSError):  # the phase and partial sent just before the deadline
-                while child.receive.poll(0) and _news(child, child.receive.recv()):
-                    pass
+            late = None
+            with contextlib.suppress(EOFError, OSError):  # what was sent just before the end: phases, an answer
+                while late is None and child.receive.poll(0):
+                    message = child.receive.recv()
+                    late = None if _news(child, message) or isinstance(message, _Failure) else message
             child.stop()
-            results[child.index] = Stopped(child.phase, time.monotonic() - child.started, child.partial)
+            results[child.index] = Stopped(child.phase, time.monotonic() - child.started, child.partial) \
+                if late is None else late
     if error is not None:
         raise error
     unstarted = QUEUE if len(pending) < len(works) else START_UP

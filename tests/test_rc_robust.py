@@ -196,11 +196,12 @@ def test_a_planner_stopped_while_planning_leaves_no_process(tmp_path):
 
 
 def _planning_in(process: Path, tmp: Path) -> bool:
-    """Whether a process works in one of rc's per-call folders under ``tmp`` (a Fast Downward left running)."""
+    """Whether a process is a Fast Downward working in one of rc's per-call folders under ``tmp``."""
     try:
-        return str(tmp).encode() in (process / "cmdline").read_bytes()
+        command = (process / "cmdline").read_bytes()
     except OSError:
         return False
+    return str(tmp).encode() in command and b"downward" in command
 
 
 def test_the_planner_is_given_only_the_true_initial_facts(overcooked):

@@ -31,8 +31,10 @@ def test_thirty_soups_in_three_seconds_are_unknown_or_served_never_unsolvable():
     else:
         assert player0["solvable_alone"] is None and player0["proof"] is None
         assert "time limit reached in" in data["reason"]
-        if player0["planner"] == "time limit reached in search":  # the joint problem is not searched after it
-            assert "stopped player0's search" in data["joint_detail"], data["joint_detail"]
+        # the joint problem is not searched after player0's stopped search, or the whole classification was
+        # stopped (a loaded machine: it did not answer within the grace after the limit)
+        assert data["joint_detail"].startswith(("not searched: the time limit stopped player0's search",
+                                                "time limit reached in ")), data["joint_detail"]
     # player1 cannot reach the dish alone: that is a proof (given unless the limit came in relaxed reachability)
     player1 = data["agents"]["player1"]
     assert (player1["solvable_alone"], player1["proof"]) in ((False, "relaxed reachability"), (None, None))
