@@ -333,8 +333,9 @@ def test_layout_file_whose_grid_is_a_list(tmp_path, command):
     listed = {"grid": GRID.split(), "start_all_orders": [{"ingredients": ["onion"] * 3}]}
     layout = written(tmp_path / "listed.layout", repr(listed))
     game = written(tmp_path / "game_human=0.json", json_text(user_study_game()))
+    # (rc's time limit covers reading: 10 minutes, so that no loaded machine turns the error into "unknown")
     args = (["strips_int.check", "overcooked", str(game)] if command == "check"
-            else ["strips_int.rc", "overcooked", "--layout", "listed"])
+            else ["strips_int.rc", "overcooked", "--layout", "listed", "--timeout", "600"])
     one_error(run_cli(*args, "--grid", str(layout)), str(layout))
 
 
