@@ -1,4 +1,4 @@
-"""Time the required/optional split (SPEC section 10) per game on the user study (goal: under 1 ms).
+"""Time the required/optional split (definitions section 10) per game on the user study (goal: under 1 ms).
 
     python benchmarks/required_cost.py [DATA_DIR]    # default ../shared/data
 

@@ -1,5 +1,6 @@
 """Paths the tests share: the repository's own files and the third-party games beside it; the rollouts
-that a script of their own makes in a child process; and child processes bounded in CPU time."""
+that a script of their own makes in a child process; the bytes a piece of work reads; and child processes
+bounded in CPU time."""
 
 from __future__ import annotations
 
@@ -39,6 +40,41 @@ def check_without_jax(*args: str | Path) -> str:
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: Repositories fetched beside the worktree (``/work/.mirror/OWNER+NAME/repo``, git directories without a
+#: work tree): published benchmarks read in place, never copied here; tests that need them skip without them.
+MIRRORS = ROOT.parent / ".mirror"
+
+
+def mirrored(repo: str, path: str, out: Path, commit: str = "HEAD") -> Path | None:
+    """``path`` of the mirrored GitHub repository ``repo`` ("owner/name") at ``commit``, written to ``out``;
+    None when the mirror or the file is absent."""
+    root = MIRRORS / repo.replace("/", "+") / "repo"
+    git_dir = root / ".git" if (root / ".git").is_dir() else root
+    if not git_dir.is_dir():
+        return None
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], capture_output=True)
+    if done.returncode != 0:
+        return None
+    out.write_bytes(done.stdout)
+    return out
+
+
+#: The kernel's count of this process's reads (Linux).
+PROC_IO = Path("/proc/self/io")
+
+
+def bytes_read(work) -> int:
+    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
+    own line of the first look, some 100 bytes, is counted too)."""
+    def rchar() -> int:
+        with open(PROC_IO) as handle:
+            return int(handle.readline().split()[1])
+
+    before = rchar()
+    work()
+    return rchar() - before
 
 
 #: How many times its CPU bound a child process may take in wall time before a test calls it hung. At load 15

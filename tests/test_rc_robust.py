@@ -281,7 +281,7 @@ def test_a_bad_layout_file_is_one_error_line(tmp_path, capsys, text):
 def test_environment_is_not_littered(tmp_path):
     """Fast Downward writes output.sas into the working folder; calls side by side get folders of their own.
     (asymmetric_advantages: both agents and the team are planned, three calls; the corridor's agents are
-    proven unable by relaxed reachability, SPEC v3 section 6, and need none.)"""
+    proven unable by relaxed reachability, definitions v3 section 6, and need none.)"""
     before = set(os.listdir(tmp_path))
     done = rc("--layout", "asymmetric_advantages", "--jobs", "3", cwd=tmp_path)
     assert done.returncode == 0 and "non-RC" in done.stdout and done.stdout.count("solvable alone, plan of") == 2

@@ -19,9 +19,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch
 
 from strips_int.analysis.interdependence import CATEGORIES
-from strips_int.errors import StripsIntError, printable
+from strips_int.errors import StripsIntError, argument, of_type, printable
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
+from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure, width_argument
 from .timeline import ENVIRONMENT
 
 Split = Callable[[Mapping[str, Any]], str]
@@ -53,6 +53,14 @@ def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category,
     return list(nodes), counts
 
 
+def _a_game(game: object) -> bool:
+    """Whether ``game`` has the parts of a :meth:`Report.to_dict` value that :func:`agent_counts` reads."""
+    return (isinstance(game, Mapping) and isinstance(game.get("agents"), Mapping)
+            and isinstance(game.get("interdependencies"), list) and isinstance(game.get("meta"), Mapping)
+            and all(isinstance(item, Mapping) and isinstance(item.get("giver"), Mapping)
+                    and isinstance(item.get("receiver"), Mapping) for item in game["interdependencies"]))
+
+
 def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, by_role: bool | None = None,
                 title: str | None = None, width: float = 3.4) -> Figure:
     """Draw :func:`agent_counts`; each arrow has ``gid`` ``agents:<giver>-><receiver>:<key>:<count>``.
@@ -60,6 +68,12 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
     ``by_role`` defaults to True for several games, False for one. Arrow
     width grows with the count, which is also printed on the arrow.
     """
+    argument("plot_agents", "games", games, isinstance(games, Sequence) and not isinstance(games, (str, bytes))
+             and all(_a_game(g) for g in games), "a list of Report.to_dict() values")
+    argument("plot_agents", "split", split, callable(split), "a function of an interdependence item")
+    of_type("plot_agents", "by_role", by_role, (bool, type(None)), "None, True or False")
+    of_type("plot_agents", "title", title, (str, type(None)), "None or a title")
+    width_argument("plot_agents", width)
     if not games:
         raise StripsIntError("agent graph", None, "no games to draw")
     by_role = len(games) > 1 if by_role is None else by_role

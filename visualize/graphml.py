@@ -8,10 +8,10 @@ from pathlib import Path
 import networkx as nx
 
 from strips_int.analysis.report import Report
-from strips_int.errors import printable
+from strips_int.errors import path_argument, printable
 from strips_int.model.task import format_fact
 
-from .style import writing
+from .style import report_argument, writing
 
 
 def graphml_graph(report: Report) -> nx.MultiDiGraph:
@@ -20,7 +20,7 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     Nodes: index, t, agent ("" for the environment and ``init``), action, kind,
     goal (the goal fact it last achieved, or ""). Edges: link (``causal`` or
     ``interdependence``), fact, objects (comma-separated), category and need
-    (``required`` or ``optional``, SPEC section 10; both "" for causal links).
+    (``required`` or ``optional``, definitions section 10; both "" for causal links).
     """
     source = report.graph
     goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}
@@ -44,7 +44,8 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 
 def write_graphml(report: Report, path: str | Path) -> Path:
     """Write :func:`graphml_graph` to ``path``."""
-    path = Path(path)
+    report_argument("write_graphml", report)
+    path = path_argument("write_graphml", "path", path)
     graph = graphml_graph(report)
     with writing(path):
         nx.write_graphml(graph, path)

@@ -25,11 +25,11 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from strips_int.analysis.report import Report
-from strips_int.errors import printable
+from strips_int.errors import path_argument, printable
 from strips_int.grounders import Drawing, drawing_for
 from strips_int.model.task import Fact, GroundAction
 
-from .style import AGENT_COLORS, RC_PARAMS, TWO_COLUMNS, writing
+from .style import AGENT_COLORS, RC_PARAMS, TWO_COLUMNS, report_argument, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:76em;color:#222}
@@ -154,7 +154,7 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
 
 def html_report(report: Report) -> str:
     """The page for ``report``; its problem gives the initial state the drawn states start from."""
-    data = report.to_dict()
+    data = report_argument("html_report", report).to_dict()
     counts = data["counts"]
     title = text(f"{game_title(data)} ({report.source})")
     agents = [[a, (data["meta"].get("roles") or {}).get(a, row["type"]),
@@ -186,7 +186,8 @@ def html_report(report: Report) -> str:
 
 def write_html(report: Report, path: str | Path) -> Path:
     """Write :func:`html_report` to ``path``."""
-    path = Path(path)
+    report_argument("write_html", report)
+    path = path_argument("write_html", "path", path)
     text = html_report(report)
     with writing(path):
         path.write_text(text, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The object-influence graph (SPEC section 7): one object's trajectory, or the whole game in agent lanes."""
+"""The object-influence graph (definitions section 7): one object's trajectory, or the whole game in agent lanes."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from matplotlib.lines import Line2D
 
 from strips_int.analysis.causal import influence_trajectory
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, argument, number_argument, of_type
 
-from .style import CATEGORY_STYLE, ONE_COLUMN, RC_PARAMS, TWO_COLUMNS, fill, new_figure, place_labels
+from .style import (CATEGORY_STYLE, ONE_COLUMN, RC_PARAMS, TWO_COLUMNS, fill, new_figure, place_labels, report_argument,
+                    width_argument)
 from .timeline import ENVIRONMENT, game_title, lane_colors, lane_rows, lanes
 
 _LABEL = {"fontsize": 5.5, "color": "#333333"}
@@ -47,6 +48,11 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     interdependence is drawn in its category's style. The legend lists the
     causal links and the categories present. ``width`` overrides the width.
     """
+    report_argument("plot_influence", report)
+    argument("plot_influence", "obj", obj, obj is None or isinstance(obj, str), "None or an object's name")
+    number_argument("plot_influence", "since", since, 0, 2**63, whole=True)
+    width_argument("plot_influence", width, optional=True)
+    of_type("plot_influence", "whole", whole, bool, "True or False")
     data = report.to_dict()
     obj = None if whole else obj or busiest_object(report)
     graph = influence_trajectory(report.graph, obj, since)

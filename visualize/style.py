@@ -13,7 +13,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from strips_int.errors import StripsIntError
+from strips_int.analysis.report import Report
+from strips_int.errors import StripsIntError, number_argument, of_type, path_argument
 from strips_int.files import cannot_write, output_file
 
 #: Interdependence categories: colour and line style, so they read in grey print too.
@@ -115,9 +116,26 @@ def fill(text: str, width: float, size: float = 8.0) -> str:
     return "\n".join(lines)
 
 
+#: The narrowest and widest figure drawn, in inches (a paper column is 3.4, a page 7.0).
+MIN_WIDTH, MAX_WIDTH = 1.0, 100.0
+
+
+def report_argument(function: str, report: object) -> Report:
+    """``function``'s argument ``report`` when it is a :class:`~strips_int.analysis.report.Report`, else an
+    :class:`~strips_int.errors.ArgumentError`."""
+    return of_type(function, "report", report, Report, "a Report (strips_int.analyze)")
+
+
+def width_argument(function: str, width: object, optional: bool = False) -> Any:
+    """``function``'s argument ``width``: inches from :data:`MIN_WIDTH` to :data:`MAX_WIDTH` (or None when
+    ``optional``), else an :class:`~strips_int.errors.ArgumentError`."""
+    return number_argument(function, "width", width, MIN_WIDTH, MAX_WIDTH, optional=optional)
+
+
 def save(figure: Figure, path: str | Path) -> Path:
     """Write ``figure`` as PNG, PDF or SVG (by suffix) without timestamps, so the same input gives the same bytes."""
-    path = Path(path)
+    of_type("save", "figure", figure, Figure, "a matplotlib Figure")
+    path = path_argument("save", "path", path)
     kind = path.suffix.lstrip(".").lower()
     if kind not in FORMATS:
         raise StripsIntError(str(path), None, f"unsupported figure format {path.suffix!r} (use .png, .pdf or .svg)")

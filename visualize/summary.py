@@ -1,4 +1,4 @@
-"""The batch summary figure: per group, mean Int_cons (its required and optional parts stacked, SPEC section 10)
+"""The batch summary figure: per group, mean Int_cons (its required and optional parts stacked, definitions section 10)
 and Int_non-cons with 95 % CIs, and task reward beside it; two paper columns (7.0 in) wide.
 
 Each group says once how many games it has (``n=`` in its label); a bar or
@@ -23,10 +23,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from strips_int.errors import StripsIntError, brief, printable
+from strips_int.errors import StripsIntError, brief, path_argument, printable
 from strips_int.files import read_text
 
-from .style import RC_PARAMS, TWO_COLUMNS, new_figure
+from .style import RC_PARAMS, TWO_COLUMNS, new_figure, width_argument
 
 #: The parts of Int_cons, stacked (their means add up to Int_cons's), and Int_non-cons: metric, label, colour.
 #: Blue and orange (Okabe and Ito), told apart in colour-blind vision and in grey print; non-constructive grey.
@@ -114,7 +114,8 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
     Counts start at 0. Each bar, error bar and point has ``gid`` ``<metric>:<group>``; an ``n=`` text
     (``gid`` ``n:<metric>:<group>``) marks only a metric resting on fewer games than its group.
     """
-    keys, table = read_summary(path)
+    width_argument("plot_summary", width)
+    keys, table = read_summary(path_argument("plot_summary", "path", path))
     groups = list(table)
     if not groups:
         raise StripsIntError(str(path), None, "no groups in the summary")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Mapping
 
 import matplotlib
@@ -12,7 +13,7 @@ from matplotlib.ticker import MaxNLocator
 
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError, printable
+from strips_int.errors import StripsIntError, argument, printable
 
 from .style import (
     AGENT_COLORS,
@@ -23,6 +24,8 @@ from .style import (
     fill,
     new_figure,
     place_labels,
+    report_argument,
+    width_argument,
 )
 
 ENVIRONMENT = "environment"
@@ -88,6 +91,12 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
     interdependences with both ends inside. The title breaks only between
     agents, never inside a name.
     """
+    report_argument("plot_timeline", report)
+    width_argument("plot_timeline", width)
+    argument("plot_timeline", "window", window, window is None or (
+        isinstance(window, (tuple, list)) and len(window) == 2
+        and all(isinstance(t, numbers.Integral) and not isinstance(t, bool) and 0 <= t < 2**63 for t in window)
+        and window[0] <= window[1]), "None or (T0, T1), whole numbers 0 <= T0 <= T1")
     data = report.to_dict()
     names = lanes(report)
     row = lane_rows(names)

@@ -22,7 +22,7 @@ from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
-from .record import kept_states
+from .record import kept_states, layout_name_of
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
@@ -74,7 +74,7 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     if not rows or len({len(row) for row in rows}) != 1 or set("".join(rows)) - set(_GRID_CHARS):
         raise StripsIntError(source, None, "'grid' must hold the layout's rows as text of equal length in "
                              f"the characters {_GRID_CHARS!r}")
-    name = str(arrays.get("layout", "custom"))
+    name = layout_name_of(arrays, source)
     layout = Layout(name=name, rows=rows)
     height, width = len(rows), len(rows[0])
     fields = {key: _array(arrays, key, shape, source) for key, shape in (

@@ -1,4 +1,4 @@
-"""Required cooperation (SPEC section 8): can any single agent reach the goal alone?
+"""Required cooperation (definitions section 8): can any single agent reach the goal alone?
 
 ``required_cooperation`` decides each agent's projection and the joint problem, and explains every
 agent that cannot do it alone from delete-relaxed reachability:
@@ -7,7 +7,7 @@ agent that cannot do it alone from delete-relaxed reachability:
   or (when there are alternatives) the goal becomes relaxed-reachable once the agent may also use
   those schemas;
 * **reach**: it has the schemas but cannot meet their preconditions (in Overcooked: a partner's idle
-  body in its only way, which the relaxation sees, as it keeps negative preconditions: SPEC section 6);
+  body in its only way, which the relaxation sees, as it keeps negative preconditions: definitions section 6);
 * **other**: relaxed-reachable, yet proven unsolvable.
 
 Two paths give the same verdicts, reasons and kinds of witness. The **planner path** (``search="planner"``)
@@ -169,7 +169,7 @@ def required_cooperation(
     search: str = FAST,
     progress: Callable[[str], None] | None = None,
 ) -> RCResult:
-    """Classify ``problem`` as RC / non-RC / unsolvable / unknown (SPEC section 8).
+    """Classify ``problem`` as RC / non-RC / unsolvable / unknown (definitions section 8).
 
     ``others`` is ``idle`` (the other agents stay where they are) or ``absent``
     (initial facts naming them are dropped). ``timeout`` bounds the whole

@@ -6,8 +6,8 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, printable
-from strips_int.model.domain import Domain
+from strips_int.errors import StripsIntError, of_type, printable
+from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
@@ -49,6 +49,9 @@ class Report:
     links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
+    #: What the domain makes of the counts, said with them (a domain whose agents link only through
+    #: negative preconditions can have no interdependence: :attr:`Domain.negative_links_note`).
+    notes: tuple[str, ...] = ()
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -71,16 +74,16 @@ class Report:
 
     @property
     def required_counts(self) -> dict[str, int]:
-        """Int_cons split by SPEC section 10: constructive_required + constructive_optional = constructive."""
+        """Int_cons split by definitions section 10: constructive_required + constructive_optional = constructive."""
         constructive = [f.required for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {"constructive_required": sum(constructive), "constructive_optional": constructive.count(False)}
 
     def agent_metrics(self) -> dict[str, dict[str, Any]]:
         """Each agent's figures (the one definition ``to_dict``, the text and ``evaluate``'s rows use):
         type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
-        how many of those given and received were required (SPEC section 10, every category), and the
+        how many of those given and received were required (definitions section 10, every category), and the
         constructive ones given and received with their required part (who helped whom towards the goal:
-        ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10)."""
+        ``given_constructive`` of one agent is Int_cons's share it gave, definitions sections 5 and 10)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -117,6 +120,7 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 
@@ -132,15 +136,17 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
 
 
 def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7 and 10.
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10.
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
+    domain_argument("analyze_run", domain)
+    of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     trace = run.trace
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
     agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
-    if not agent_types:  # SPEC section 1: never zero agents and empty counts
+    if not agent_types:  # definitions section 1: never zero agents and empty counts
         raise StripsIntError(trace.source, f"problem {trace.problem.name}", "no agents: no object is of an agent type ("
                              + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
     agents = frozenset(agent_types)
@@ -168,6 +174,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
+        notes=(domain.negative_links_note,) if domain.negative_links_note else (),
     )
 
 
@@ -191,6 +198,7 @@ def format_text(report: Report) -> str:
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
         f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
+        *(f"  note: {printable(note)}" for note in report.notes),
     ]
     width = max([len(a) for a in report.agents] + [5])
     lines.append(

@@ -1,10 +1,10 @@
-"""Sub-tasks, triggers and accepted triggers per agent (SPEC section 6).
+"""Sub-tasks, triggers and accepted triggers per agent (definitions section 6).
 
 A trigger makes true a fact that another agent can use: some
 relaxed-reachable ground action of another agent needs it, directly or
 through environment actions whose added facts that agent can use in turn
 (:meth:`~strips_int.analysis.reachability.Reachable.needers`). Facts of ignored
-predicates never make a trigger, as they never link two agents (SPEC section 1).
+predicates never make a trigger, as they never link two agents (definitions section 1).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def agent_tasks(
     """Each agent's sub-tasks, triggers and accepted triggers in the run.
 
     ``views``: each step's action (:func:`~strips_int.analysis.views.view`, which says what is a sub-task);
-    ``needers(fact)`` gives the agents that can use ``fact`` (SPEC section 6).
+    ``needers(fact)`` gives the agents that can use ``fact`` (definitions section 6).
     """
     givers = {inter.giver for inter in interdependences}
     found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}

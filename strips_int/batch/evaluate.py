@@ -8,7 +8,7 @@ A study's folder holds:
   interdependences given and received, error);
 * ``summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
-  reward, Int_cons (and its required and optional parts, SPEC section 10),
+  reward, Int_cons (and its required and optional parts, definitions section 10),
   Int_non-cons and the trigger percentages, per group (:mod:`.summary`);
 * ``shard.json`` and ``manifest.json`` (:mod:`.shards`, :mod:`.outputs`).
 
@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError, closest
+from strips_int.errors import StripsIntError, argument, closest, number_argument, of_type
 from strips_int.grounders import check_options
-from strips_int.model.domain import Domain, as_domain
+from strips_int.model.domain import Domain
 from strips_int.model.task import Problem
 
 from .engines import Engine, Processes, engine
-from .games import analyze_file, game_files
+from .games import analyze_file, game_files, named_domain, paths_argument
 from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
 from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
 from .rows import Row, game_row
@@ -49,8 +49,13 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
     ``roles``, ...); a broken game is a row with its error.
     """
-    domain = as_domain(domain)
-    files, _ = game_files(paths)
+    number_argument("evaluate_games", "jobs", jobs, 1, whole=True)
+    argument("evaluate_games", "scheduler", scheduler, scheduler is None or (isinstance(scheduler, str) and scheduler),
+             "None, 'local' or a Dask scheduler's address tcp://HOST:PORT")
+    of_type("evaluate_games", "frame", frame, bool, "True or False")
+    of_type("evaluate_games", "problem", problem, (Problem, type(None)), "None or a Problem (strips_int.load_problem)")
+    domain = named_domain(domain, "evaluate_games")
+    files, _ = game_files(paths_argument("evaluate_games", paths))
     check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
             for row in file]

@@ -3,7 +3,7 @@
 ``summary.csv`` is long (one row per group and metric); ``summary.md`` has one
 row per group, each cell ``mean [95 % CI]``; ``summary.tex`` is the same as
 tables a two-column paper takes as they are (:func:`paper_tables`). The
-metrics are reward, Int_cons (and its required and optional parts, SPEC
+metrics are reward, Int_cons (and its required and optional parts, definitions
 section 10), Int_non-cons, each role's help given and received (constructive,
 and its required part: who helped whom) and each role's trigger percentages.
 """

@@ -124,7 +124,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         from .merge import main as merge_main
 
         return merge_main(argv[1:])
-    args = build_parser(prog).parse_args(argv)
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     from strips_int.batch.engines import engine
     from strips_int.batch.evaluate import Study, run_study
     from strips_int.batch.games import GAME_SUFFIXES, game_files
@@ -139,6 +140,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     printed = Printed()
     try:
         domain = domain_of(args)
+        options = grounder_options(parser, args, domain)
         problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
             if args.problem else None
         quiet_gc()  # again, so that collections do not walk the domain and the grounders either
@@ -147,7 +149,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         chosen = args.group_by is not None  # a key of the user's that no game has is an error; a default one not
-        study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by or Study.group_by),
+        study = Study(domain, tuple(files), options, tuple(args.group_by or Study.group_by),
                       args.resamples, args.seed, parse_shard(args.shard), pragmas(args), problem, chosen)
         check_options(study.files, study.options)
         printed.scenarios = len(scenarios)
