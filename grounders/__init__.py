@@ -124,7 +124,14 @@ def registered() -> dict[str, Grounder]:
 
 def grounder_for(path: str | Path) -> Grounder | None:
     """The grounder that recognizes ``path`` (see :func:`kind_of`), or None (then it should be a strips-int trace);
-    a FIFO, device or socket is no grounder's (none is opened: a FIFO would block)."""
+    a FIFO, device or socket is no grounder's (none is opened: a FIFO would block).
+
+    Parameters:
+        path: a game file.
+
+    Returns:
+        The grounder that reads it, or None.
+    """
     found = kind_of(path_argument("grounder_for", "path", path))
     return None if found is None else found[0]
 
@@ -254,6 +261,15 @@ def read_input(
     grounder gets those it declares that are not None. Any other exception
     raised while reading (a grounder's bug, a RecursionError on a deep file)
     is yielded as an internal error of ``path`` and ends that file.
+
+    Parameters:
+        path: one input file.
+        domain: the environment's domain.
+        problem: the problem of a trace, instead of its own.
+        **options: grounder options by ``dest``.
+
+    Returns:
+        An iterator of the file's games as traces, or the error that stops each.
     """
     from strips_int.model.domain import domain_argument
     from strips_int.model.task import Problem

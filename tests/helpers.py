@@ -4,17 +4,25 @@ bounded in CPU time."""
 
 from __future__ import annotations
 
+import importlib.util
 import resource
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SAR = ROOT / "domains" / "sar.pddl"
 EXAMPLES = ROOT / "examples" / "sar"
 #: The third-party games, read in place; tests that need them skip without them.
 SHARED_DATA = ROOT.parent / "shared" / "data"
+#: Why a test that runs JaxMARL (or jax) is skipped without it: the default tests need neither.
+NO_JAXMARL = "needs JaxMARL and jax: pip install -e '.[jaxmarl-tests]'"
+#: The mark of a test that runs JaxMARL or jax: selected with ``pytest -m jaxmarl``, skipped without them.
+needs_jaxmarl = [pytest.mark.jaxmarl,
+                 pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason=NO_JAXMARL)]
 
 
 def child_rollouts(script: str, out: Path) -> Path:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import LOADED, ROOT, children_cpu, run_within
+from helpers import LOADED, ROOT, children_cpu, needs_jaxmarl, run_within
 
 from strips_int.analysis.rc import required_cooperation, some_goal
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
@@ -299,7 +299,7 @@ def test_output_into_a_closed_pipe_ends_quietly():
     assert child.returncode == 141 and err == ""  # 128 + SIGPIPE, as every command line ends on a closed pipe
 
 
-@pytest.mark.parametrize("prelude", ["", "import jax.numpy; jax.numpy.zeros(1)"])
+@pytest.mark.parametrize("prelude", ["", pytest.param("import jax.numpy; jax.numpy.zeros(1)", marks=needs_jaxmarl)])
 def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
     """Children fork from the caller when that is safe, and from a forkserver beside JAX's threads;
     either way a caller whose main module cannot be imported again (a script on stdin) gets its verdicts."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from strips_int.model.domain import Domain
-from strips_int.errors import StripsIntError, argument, of_type
+from strips_int.errors import StripsIntError, argument, brief, closest, of_type
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
@@ -266,9 +266,13 @@ def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple
 
 
 def _rules(text: str) -> str:
-    """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
+    """``--rules``: old or new; anything else is a usage error saying which (and the one meant, if close)."""
     if text not in ("old", "new"):
-        raise ValueError(text)
+        import argparse
+
+        meant = closest(text, ("old", "new"))
+        raise argparse.ArgumentTypeError(f"need old or new, not {brief(text)}"
+                                         + (f"; did you mean {meant}?" if meant else ""))
     return text
 
 

@@ -153,7 +153,8 @@ def get_layout(name: str) -> Layout:
     known = known_layouts()
     close = closest(name, known)
     more = "" if files else "; overcooked-ai's own once it is installed"
-    listed = f"{len(known)} known" if close else f"{len(known)} known: {_listed(known)}"
+    layouts = len(known_layouts(aliases=False))  # as many as rc --all-layouts classifies: old names are no more
+    listed = f"{layouts} known, and {len(known) - layouts} old names of them" + ("" if close else f": {_listed(known)}")
     raise StripsIntError(
         f"layout {brief(name)}", None,
         f"unknown layout {brief(name)}" + (f"; did you mean {close}?" if close else "")

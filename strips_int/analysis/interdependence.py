@@ -1,4 +1,4 @@
-"""Interdependences (definitions section 4) and their classification (section 5).
+"""Interdependencies (definitions section 4) and their classification (section 5).
 
 Choices where the definitions are silent: a causal link on an ignored predicate takes
 no part in any chain (neither the last link nor one through an environment
@@ -189,7 +189,7 @@ def classify(
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole
-    classification is linear in the number of interdependences.
+    classification is linear in the number of interdependencies.
     """
     steps = run.trace.steps
     wanted: dict[int, set[str]] = defaultdict(set)

@@ -185,6 +185,21 @@ def required_cooperation(
     :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError): a ``timeout`` of
     0 or less, NaN, infinite or above :data:`MAX_TIMEOUT` (a week: the clock and the child processes'
     CPU limits cannot hold more), a ``deadline`` that is not a number at most that far ahead.
+
+    Parameters:
+        domain: the domain.
+        problem: the problem to classify.
+        planner: a unified-planning planner's name, or ``auto``.
+        timeout: seconds of wall time for the whole classification.
+        others: ``idle`` or ``absent``: the other agents in a projection.
+        plans: joint plans to ask the planner for.
+        jobs: planner calls at once.
+        deadline: a ``time.monotonic()`` instant bounding several problems together, instead of ``timeout``.
+        search: ``fast`` or ``planner``.
+        progress: called with each phase's name as it begins.
+
+    Returns:
+        The verdict with each agent's projection, the joint problem's answer and the joint plans' reports.
     """
     _check_arguments("required_cooperation", timeout, deadline, others=others, search=search, plans=plans, jobs=jobs)
     start = time.perf_counter()
@@ -256,7 +271,8 @@ def _check_arguments(function: str, timeout: Any, deadline: Any, **options: Any)
 
 #: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
 NOT_NEEDED = "not needed: {} alone is the witness"
-NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+NO_JOINT_PLAN = ("not planned: the verdict needs no joint plan (to have one, ask for K: --plans K on the command line, "
+                 "plans=K in Python)")
 #: The answer of a problem whose goal is relaxed-reachable and that no search or planner call answered: the
 #: verdict hung on a search the time limit stopped first (``required_cooperation`` asks every other).
 NOT_SEARCHED = "not searched: the time limit stopped {} first"

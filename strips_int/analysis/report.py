@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, of_type, printable
+from strips_int.errors import ArgumentError, StripsIntError, of_type, printable
 from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
 
 from .causal import causal_graph, relevant_steps
+from .frames import INTERDEPENDENCE_COLUMNS, agent_rows, dataframe, interdependence_rows
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -32,6 +33,7 @@ from .views import analysis_lens, step_views
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,33 @@ class Report:
             for agent, agent_type in self.agents.items()
         }
 
+    def rows(self, table: str = "interdependencies") -> list[dict[str, Any]]:
+        """The flat rows of one of the report's tables (:mod:`~strips_int.analysis.frames`), no pandas needed.
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each) or ``"agents"`` (one row each).
+
+        Returns:
+            A list of dicts of plain values, the game in ``source``.
+        """
+        if table == "interdependencies":
+            return interdependence_rows(self.source, self.interdependencies)
+        if table == "agents":
+            return agent_rows(self.source, self.agent_metrics())
+        raise ArgumentError("Report.rows", "table", " or ".join(map(repr, TABLES)), table)
+
+    def to_frame(self, table: str = "interdependencies") -> pandas.DataFrame:
+        """The report's ``table`` as a pandas DataFrame with flat columns (``pip install 'strips_int[pandas]'``).
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why) or
+                ``"agents"`` (one row each: :meth:`agent_metrics`).
+
+        Returns:
+            A ``pandas.DataFrame``; many games' is :func:`reports_frame`.
+        """
+        return reports_frame([self], table)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``strips_int.check``)."""
         return {
@@ -122,6 +151,34 @@ class Report:
             "interdependencies": [f.to_dict() for f in self.interdependencies],
             **({"notes": list(self.notes)} if self.notes else {}),
         }
+
+
+#: The tables of :meth:`Report.rows`, and the columns of one without rows (every report has agents).
+TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent")}
+
+
+def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "interdependencies") -> pandas.DataFrame:
+    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (or agent) of every game,
+    the game in column ``source`` (``pip install 'strips_int[pandas]'``).
+
+        frame = reports_frame(analyze_games("overcooked", "user-study/"), "agents")
+
+    Parameters:
+        reports: reports, or what :func:`strips_int.analyze_games` yields; an error among them is raised
+            (a frame missing a game's rows would pass for the whole study: leave errors out first to skip them).
+        table: ``"interdependencies"`` (the default) or ``"agents"`` (:meth:`Report.rows`).
+
+    Returns:
+        A ``pandas.DataFrame`` with flat columns (text, numbers, booleans).
+    """
+    if table not in TABLES:
+        raise ArgumentError("reports_frame", "table", " or ".join(map(repr, TABLES)), table)
+    rows: list[dict[str, Any]] = []
+    for report in reports:
+        if isinstance(report, StripsIntError):
+            raise report
+        rows += report.rows(table)
+    return dataframe(rows, TABLES[table])
 
 
 def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
@@ -178,6 +235,14 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     )
 
 
+#: ``meta["end"]`` of a game whose record stops before the game's end (a grounder that knows how its games end
+#: says so: Hanabi's), which the text says on the goal line.
+UNFINISHED = "unfinished"
+
+#: What the agent table's given and received columns count (the text's and the HTML report's note above it).
+AGENT_COLUMNS = "per agent, interdependencies of every category given and received, and the required ones (-req)"
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -193,7 +258,9 @@ def format_text(report: Report) -> str:
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
         f"agents: {', '.join(f'{a} ({printable(roles.get(a, t))})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
-        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
+        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else "")
+        + ("; the game is unfinished: its record stops before the game's end" if report.meta.get("end") == UNFINISHED
+           else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
@@ -201,6 +268,7 @@ def format_text(report: Report) -> str:
         *(f"  note: {printable(note)}" for note in report.notes),
     ]
     width = max([len(a) for a in report.agents] + [5])
+    lines.append(f"  {AGENT_COLUMNS}:")
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
         "  given-req  received-req"

@@ -1,4 +1,4 @@
-"""Required or optional interdependences (definitions section 10).
+"""Required or optional interdependencies (definitions section 10).
 
 An interdependence is **required** when its receiver's agent, acting alone
 with the environment (the other agents idle where they stand), reaches none

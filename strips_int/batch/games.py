@@ -118,8 +118,11 @@ def named_domain(domain: Domain | str | Path, function: str = "named_domain") ->
 def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Trace | StripsIntError]:
     """Every game under ``paths`` (files or folders), one at a time, as a trace or the error that stops it.
 
-    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...). The arguments
-    are checked at the call, the files read as the games are asked for.
+    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...); the parameters are
+    :func:`analyze_games`'s. The arguments are checked at the call, the files read as the games are asked for.
+
+    Returns:
+        An iterator of traces, or for a game that could not be read its error, in file order.
     """
     domain = named_domain(domain, "read_games")
     paths = paths_argument("read_games", paths)
@@ -176,7 +179,16 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
 
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
     """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game
-    (the arguments checked at the call, the games analysed as they are asked for)."""
+    (the arguments checked at the call, the games analysed as they are asked for).
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        **options: grounder options by name.
+
+    Returns:
+        An iterator of reports, or for a game that could not be analysed its error, in file order.
+    """
     domain = named_domain(domain, "analyze_games")
     paths = paths_argument("analyze_games", paths)
     return (report for path in game_files(paths)[0] for report in analyze_file(domain, path, **options))
@@ -191,6 +203,15 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
     grounder's: :func:`named_domain`);
     ``problem`` overrides the one a trace names. A file with several games is refused (use
     :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        game: a trace or an executed run in memory, or a file holding one game.
+        problem: the problem to use instead of the one a trace names.
+        **options: grounder options by name (``layout``, ``roles``, ``grid``, ...).
+
+    Returns:
+        The game's report: interdependencies, categories, triggers, required help.
     """
     domain = named_domain(domain, "analyze")
     if isinstance(game, Run):

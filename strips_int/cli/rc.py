@@ -40,7 +40,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     parser = Parser(
         prog=prog,
         description="Does a problem require cooperation? Decides each agent's projection and the joint "
-        "problem (definitions section 8) and analyses a joint plan's interdependences.",
+        "problem (definitions section 8) and analyses a joint plan's interdependencies.",
     )
     parser.add_argument("domain", nargs="?", help=f"{DOMAIN_HELP} (default: the domain of the grounder whose "
                         "start problem is asked for)")

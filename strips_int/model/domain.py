@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from strips_int.errors import StripsIntError, argument, brief, cut, of_type, path_argument
+from strips_int.errors import StripsIntError, argument, brief, closest, cut, of_type, path_argument
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
@@ -211,7 +211,7 @@ class Domain:
             return None
         return (f"{self.source}: no interdependence can be found here: one agent's action affects another's only "
                 f"through negative preconditions ({', '.join(f'(not ({p} ...))' for p in sorted(negative))}), and "
-                "interdependences are causal links on positive preconditions (definitions section 3)")
+                "interdependencies are causal links on positive preconditions (definitions section 3)")
 
     def declared_types(self) -> frozenset[str]:
         """Every type name the domain declares, ``object`` included."""
@@ -316,7 +316,9 @@ def packaged_domain(name: str) -> Path:
     path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
         known = sorted(p.name.removesuffix(".pddl") for p in folder.iterdir() if p.name.endswith(".pddl"))
-        raise StripsIntError(name, None, f"no such file, nor a packaged domain (packaged: {', '.join(known)})")
+        meant = closest(name, known)
+        raise StripsIntError(name, None, "no such file, nor a packaged domain ("
+                             + (f"did you mean {meant}? " if meant else "") + f"packaged: {', '.join(known)})")
     return path
 
 
@@ -350,6 +352,13 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     A domain with no agent type is refused, with how to name them (definitions section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
+
+    Parameters:
+        path: a PDDL domain file, or a packaged domain's name (``"overcooked"``, ``"sar"``, ``"hanabi"``).
+        pragmas: pragma names to add, by pragma (``agent-types``, ``navigation-actions``, ...).
+
+    Returns:
+        The checked domain.
     """
     path = domain_file(path_argument("load_domain", "path", path))
     pragmas = _pragmas_argument(pragmas)

@@ -119,6 +119,13 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
 
     The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
     and the ``:metric`` are dropped, as the costs are (definitions section 1); a negative goal literal is refused.
+
+    Parameters:
+        domain: the domain the problem is of.
+        path: a PDDL problem file.
+
+    Returns:
+        The problem: its objects (domain constants included), initial state and goal.
     """
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
