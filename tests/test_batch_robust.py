@@ -147,7 +147,7 @@ def test_workers_end_when_the_evaluate_process_is_killed(tmp_path):
             time.sleep(0.01)
         run.wait(timeout=60)
         assert run.returncode == -signal.SIGKILL and len(workers) == 2, "the run ended before it could be killed"
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # the kernel kills them at once; a loaded machine may be slow to tell
         while any(map(running, workers)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not [pid for pid in workers if running(pid)], "workers outlived the killed evaluate"

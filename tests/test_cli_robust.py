@@ -105,10 +105,10 @@ def crashing(monkeypatch, tmp_path) -> dict[str, Path]:
 
 
 def test_a_third_party_grounders_exceptions_become_each_inputs_error_line(crashing, capsys):
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a bound that holds on a loaded machine
     kinds = ("type", "key", "memory", "value", "recognize")
     assert check_main(["sar", *(str(crashing[k]) for k in kinds), str(KIT_PASS)]) == 1
-    assert time.perf_counter() - start < 30  # the unbounded KeyError is never repr'd
+    assert time.process_time() - start < 30  # the unbounded KeyError is never repr'd
     captured = capsys.readouterr()
     errors = captured.err.splitlines()
     assert len(errors) == len(kinds) and all(len(line) < 400 for line in errors)
