@@ -1,0 +1,122 @@
+"""Interdependences as they happen: a game analysed one step at a time (docs/definitions.md section 15).
+
+    >>> from strips_int.online import Online
+    >>> online = Online("sar", problem)              # doctest: +SKIP
+    >>> result = online.step("(pick-up nurse1 kit1 hall)", t=0)   # doctest: +SKIP
+    >>> result.interdependences, result.subtask, result.trigger   # doctest: +SKIP
+    >>> report = online.finish()                     # the batch report of the same game, number for number
+
+Each step is executed (:class:`~strips_int.model.execution.Execution`) and analysed
+(:class:`~strips_int.analysis.stepwise.Stepwise`) as it comes, with work per step independent of how
+many came before; :meth:`Online.finish` works out what needs the whole game (relevance, categories,
+accepted triggers, required help) with the same functions as a batch report, which is made the same way
+(:func:`~strips_int.analysis.report.analyze_run` feeds its steps to a ``Stepwise`` too).
+Environment wrappers (an overcooked-ai ``OvercookedEnv``) are their grounders' (``strips_int.grounders``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from strips_int.analysis.report import Report, report_of
+from strips_int.analysis.stepwise import StepResult, Stepwise
+from strips_int.errors import StripsIntError, brief
+from strips_int.model.domain import Domain, as_domain
+from strips_int.model.execution import Execution, fact_ids
+from strips_int.model.problem import load_problem, read_atom
+from strips_int.model.task import GroundAction, Problem
+from strips_int.model.trace import ActionGrounder, Step, Trace, step_label
+
+__all__ = ["Online", "StepResult", "replay", "replay_games"]
+
+
+class Online:
+    """One game analysed as it is played: :meth:`step` per step, :meth:`finish` for the report.
+
+    ``domain``: loaded, a path or a packaged domain's name; ``problem``: loaded or a PDDL path.
+    ``source`` names the game in errors and in the report; ``meta`` is the report's.
+    An inapplicable step is an error naming it, and leaves the analysis as it was.
+    """
+
+    def __init__(self, domain: Domain | str | Path, problem: Problem | str | Path, source: str = "online",
+                 meta: Mapping[str, Any] | None = None) -> None:
+        self.domain = as_domain(domain)
+        self.problem = problem if isinstance(problem, Problem) else load_problem(self.domain, Path(problem))
+        self.source = source
+        self.meta = dict(meta or {})
+        self.execution = Execution(self.problem, fact_ids(self.domain.cache))
+        self.analysis = Stepwise(self.domain, self.problem, source)
+        self.grounder: ActionGrounder | None = None  # made on the first step given as text
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps taken so far."""
+        return tuple(self.analysis.steps)
+
+    def step(self, action: GroundAction | str, t: int | None = None) -> StepResult:
+        """Take the next step: ``action`` (ground, or its text such as ``"(move p0 c1 c2)"``) at time ``t``
+        (default: the last step's, 0 for the first). Returns the interdependences whose receiver it is and
+        whether it is a sub-task and a trigger; the categories wait for :meth:`finish`."""
+        steps = self.analysis.steps
+        index, last_t = len(steps), steps[-1].t if steps else 0
+        t = last_t if t is None else t
+        if not isinstance(t, int) or isinstance(t, bool) or t < (last_t if steps else 0):
+            raise StripsIntError(self.source, step_label(index, t, None),
+                                 f"t must be a whole number >= {last_t if steps else 0}, found {brief(t)}")
+        if isinstance(action, str):
+            if self.grounder is None:
+                self.grounder = ActionGrounder(self.domain, self.problem, self.source)
+            where = step_label(index, t, None)
+            action = self.grounder.ground(read_atom(action, self.source, where), where)
+        step = Step(index, t, action)
+        failed = self.execution.apply(action)
+        if failed is not None:
+            raise StripsIntError(self.source, step.describe(), failed)
+        execution = self.execution
+        return self.analysis.step(step, execution.achievers[-1], execution.new_facts[-1])
+
+    def finish(self) -> Report:
+        """The report of the steps taken so far, equal to the batch report of the same game (SPEC
+        section 15); it may be asked at any point, and steps may follow."""
+        trace = Trace(source=self.source, problem=self.problem, steps=self.steps, meta=self.meta)
+        return report_of(self.analysis, self.execution.run(trace))
+
+
+def replay_games(domain: Domain | str | Path, path: str | Path, problem: Problem | None = None,
+                 **options: Any) -> Iterator[Report | StripsIntError]:
+    """Each game of a recorded file, read by its grounder and fed to :class:`Online` one step at a time:
+    its final report, or the error that stopped it. ``options`` are grounder options (``layout``, ...)."""
+    from strips_int.grounders import read_input
+
+    domain = as_domain(domain)
+    for game in read_input(path, domain, problem, **options):
+        if isinstance(game, StripsIntError):
+            yield game
+            continue
+        try:
+            yield _replayed(domain, game)
+        except StripsIntError as exc:
+            yield exc
+
+
+def _replayed(domain: Domain, trace: Trace) -> Report:
+    online = Online(domain, trace.problem, trace.source, trace.meta)
+    for step in trace.steps:
+        online.step(step.action, step.t)
+    return online.finish()
+
+
+def replay(domain: Domain | str | Path, path: str | Path, problem: Problem | None = None, **options: Any) -> Report:
+    """The final report of the one game in a recorded file, fed step by step (:func:`replay_games`); a file
+    with no game or several is an error."""
+    found = []
+    for result in replay_games(domain, path, problem, **options):
+        if isinstance(result, StripsIntError):
+            raise result
+        found.append(result)
+        if len(found) > 1:
+            raise StripsIntError(str(path), None, "holds several games: replay them with strips_int.online.replay_games")
+    if not found:
+        raise StripsIntError(str(path), None, "holds no game")
+    return found[0]
