@@ -17,18 +17,19 @@ Environment wrappers (an overcooked-ai ``OvercookedEnv``) are their grounders' (
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
+from strips_int.analysis.reachability import relaxed_reachable
 from strips_int.analysis.report import Report, report_of
 from strips_int.analysis.stepwise import StepResult, Stepwise
 from strips_int.errors import StripsIntError, brief
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.execution import Execution, fact_ids
 from strips_int.model.problem import load_problem, read_atom
-from strips_int.model.task import GroundAction, Problem
+from strips_int.model.task import Fact, GroundAction, Problem, format_fact
 from strips_int.model.trace import ActionGrounder, Step, Trace, step_label
 
-__all__ = ["Online", "StepResult", "replay", "replay_games"]
+__all__ = ["Online", "Report", "StepResult", "replay", "replay_games"]
 
 
 class Online:
@@ -48,6 +49,8 @@ class Online:
         self.execution = Execution(self.problem, fact_ids(self.domain.cache))
         self.analysis = Stepwise(self.domain, self.problem, source)
         self.grounder: ActionGrounder | None = None  # made on the first step given as text
+        self.introduced: dict[str, str] = {}  # objects that entered the game after its start, by type
+        self.objects = dict(self.problem.objects)  # those of the problem and those introduced, by type
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -66,7 +69,7 @@ class Online:
                                  f"t must be a whole number >= {last_t if steps else 0}, found {brief(t)}")
         if isinstance(action, str):
             if self.grounder is None:
-                self.grounder = ActionGrounder(self.domain, self.problem, self.source)
+                self.grounder = ActionGrounder(self.domain, None, self.source, self.objects)
             where = step_label(index, t, None)
             action = self.grounder.ground(read_atom(action, self.source, where), where)
         step = Step(index, t, action)
@@ -76,9 +79,41 @@ class Online:
         execution = self.execution
         return self.analysis.step(step, execution.achievers[-1], execution.new_facts[-1])
 
-    def finish(self) -> Report:
+    def introduce(self, objects: Mapping[str, str], facts: Iterable[Fact], like: Mapping[str, str]) -> None:
+        """Objects that enter the game now (an onion from a dispenser), by type, with their facts, true from
+        now on as if from the start (a grounder that names objects as they appear lists them in its initial
+        state). ``like`` gives each an object of the problem interchangeable with it (docs/definitions.md
+        section 10: of its type, with the same facts), in whose place it is asked who can use a fact it is in
+        (section 6). The report is then of the problem the game ends with (:meth:`finish`)."""
+        known = self.objects
+        facts = list(facts)
+        where = step_label(len(self.analysis.steps), self.analysis.steps[-1].t if self.analysis.steps else 0, None)
+        for name, kind in objects.items():
+            if name in known:
+                raise StripsIntError(self.source, where, f"object {name} is already in the game")
+            if like.get(name) not in self.problem.objects or self.problem.objects[like[name]] != kind:
+                raise StripsIntError(self.source, where, f"object {name} ({kind}) needs an object of its type in "
+                                     f"the problem to stand for it, found {brief(like.get(name))}")
+        for fact in facts:
+            if not any(arg in objects for arg in fact[1:]):
+                raise StripsIntError(self.source, where, f"{format_fact(fact)} is about no object introduced")
+        self.introduced.update(objects)
+        self.objects.update(objects)
+        self.execution.introduce(facts)
+        self.analysis.aliases.update((name, like[name]) for name in objects)
+
+    def finish(self, problem: Problem | None = None) -> Report:
         """The report of the steps taken so far, equal to the batch report of the same game (SPEC
-        section 15); it may be asked at any point, and steps may follow."""
+        section 15); it may be asked at any point, and steps may follow. ``problem``: the problem the game
+        turned out to have, when objects entered it (:meth:`introduce`) or its goal is known only at its end
+        (its initial state the one begun with, less objects that never entered, plus those introduced)."""
+        if problem is not None and problem is not self.problem:
+            missing = sorted(set(self.introduced) - set(problem.objects))
+            if missing:
+                raise StripsIntError(self.source, f"problem {problem.name}", "lacks objects that entered the game: "
+                                     + ", ".join(missing))
+            trace = Trace(source=self.source, problem=problem, steps=self.steps, meta=self.meta)
+            return report_of(self.analysis, self.execution.run(trace), relaxed_reachable(self.domain, problem))
         trace = Trace(source=self.source, problem=self.problem, steps=self.steps, meta=self.meta)
         return report_of(self.analysis, self.execution.run(trace))
 

@@ -24,6 +24,7 @@ from .interdependence import (
     classify,
     fact_object,
 )
+from .reachability import Reachable
 from .required import Need, interdependence_needs
 from .stepwise import Stepwise
 from .triggers import AgentTasks
@@ -143,11 +144,13 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     return report_of(analysis, run)
 
 
-def report_of(analysis: Stepwise, run: Run) -> Report:
+def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) -> Report:
     """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
     what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
-    here, once, from what the steps said."""
+    here, once, from what the steps said. ``reachable``: the exploration of the run's problem, when it is not
+    the one the analysis began with (objects that entered the game later, a goal known at the end)."""
     trace, domain, links, views = run.trace, analysis.domain, run.links, analysis.views
+    reachable = reachable or analysis.reachable
     inters = analysis.interdependences
     relevant = relevant_steps(links, views)
     verdicts = classify(inters, run, relevant, analysis.agents, domain.position_predicates, views)
@@ -162,7 +165,7 @@ def report_of(analysis: Stepwise, run: Run) -> Report:
         achieved=run.goal_achieved,
         links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
-            domain, trace.problem, analysis.reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
+            domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=analysis.tasks.tasks(inters),
     )
 

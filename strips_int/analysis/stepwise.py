@@ -43,7 +43,7 @@ class StepResult:
         sub-task and trigger."""
         return {
             "step": step_dict(self.step),
-            "interdependences": [
+            "interdependencies": [
                 {"giver": step_dict(giver), "receiver": step_dict(self.step),
                  "facts": [format_fact(f) for f in inter.facts], "objects": list(inter.objects)}
                 for inter, giver in zip(self.interdependences, self.givers, strict=True)
@@ -72,8 +72,14 @@ class Stepwise:
         self.reachable: Reachable = relaxed_reachable(domain, problem)
         needed_by = self.reachable.needers(domain.ignore_predicates)
         canonical = self.reachable.canonical
+        #: Objects that entered the game after its start (:mod:`strips_int.online`), each with an object of the
+        #: problem interchangeable with it (section 10), in whose place it is asked who can use a fact.
+        self.aliases: dict[str, str] = {}
+        aliases = self.aliases
 
         def needers(fact: Fact) -> frozenset[str]:
+            if aliases:
+                fact = (fact[0], *[aliases.get(arg, arg) for arg in fact[1:]])
             return needed_by.get(canonical(fact), frozenset())
 
         self.linker = Linker(self.agents)

@@ -171,6 +171,13 @@ class Execution:
         state |= add
         return None
 
+    def introduce(self, facts: Iterable[Fact]) -> None:
+        """Facts of objects that enter the game now, true as if from the initial state (achiever ``INIT``)."""
+        for fact_id in self.ids.ids(facts):
+            if fact_id not in self.state:
+                self.state.add(fact_id)
+                self.last[fact_id] = INIT
+
     def run(self, trace: Trace) -> Run:
         """The outcome of the steps applied so far, which are ``trace``'s steps."""
         ids = self.ids
