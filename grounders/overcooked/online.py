@@ -15,7 +15,6 @@ report of the game lifted whole. Only the environment object is used: overcooked
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +67,8 @@ class OnlineOvercooked:
 
     def _begin(self) -> None:
         """The lifter and the online analysis of an episode from the environment's current state."""
-        raw = _as_saved(self.env.state)
+        self.saved: tuple[dict, dict] = ({}, {})
+        raw = self._as_saved(self.env.state)
         params, layout, cook_time = _episode_params(dict(self.env.mdp.mdp_params), None, self.source, None)
         first = _state(raw, self.source, 0, cook_time)
         game = _episode_game(self.source, layout, params, cook_time, [first], "all_orders" in raw, [], None)
@@ -116,7 +116,7 @@ class OnlineOvercooked:
         ``reward``) and feed its steps to the online analysis: what each step says."""
         game, lifter, source = self.game, self.lifter, self.source
         i = len(game.actions)
-        raw = _as_saved(self.env.state)
+        raw = self._as_saved(self.env.state)
         game.states.append(_state(raw, source, i + 1, self.cook_time, self.raw, game.states[-1]))
         game.actions.append(_joint(joint_action, source, i))
         self.raw = raw
@@ -135,6 +135,16 @@ class OnlineOvercooked:
         self.results += found
         return found
 
+    def _as_saved(self, state: Any) -> dict:
+        """An overcooked-ai state as its saver writes it (``to_dict`` through JSON: tuples become lists), for the
+        reader's one path (:func:`~.formats._state`); each part equal to the last state's is converted once."""
+        shown = state.to_dict()
+        last, converted = self.saved
+        raw = {key: converted[key] if key in last and last[key] == value else _lists(value)
+               for key, value in shown.items()}
+        self.saved = (shown, raw)
+        return raw
+
     def report(self) -> Report:
         """The report of the episode so far, as the game lifted whole (its problem: the objects that
         appeared, the spares, the goal of the soups whose delivery earned reward)."""
@@ -142,7 +152,11 @@ class OnlineOvercooked:
         return self.online.finish(self.lifter.end())
 
 
-def _as_saved(state: Any) -> dict:
-    """An overcooked-ai state as its saver writes it (``to_dict`` through JSON: tuples become lists), for
-    the reader's one path (:func:`~.formats._state`)."""
-    return json.loads(json.dumps(state.to_dict()))
+def _lists(value: Any) -> Any:
+    """``value`` as JSON would give it back: tuples as lists (the saver's files hold lists)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _lists(item) for key, item in value.items()}
+    if kind is tuple or kind is list:
+        return [_lists(item) for item in value]
+    return value
