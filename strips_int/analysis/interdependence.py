@@ -110,7 +110,7 @@ class Linker:
         self.actors: list[str | None] = []
         self.reaching: dict[int, set[int]] = {}
 
-    def step(self, receiver: str | None, achievers: Sequence[Achiever], seen: View) -> list[Interdependence]:
+    def step(self, receiver: str | None, achievers: Sequence[Achiever], seen: View) -> Sequence[Interdependence]:
         """The next step (its actor, the achievers of its action's ``pre``, its view): the interdependences
         whose receiver it is, by giver."""
         actors, reaching = self.actors, self.reaching
@@ -126,8 +126,8 @@ class Linker:
                     else:
                         sources.update(reaching.get(earlier, ()))  # type: ignore[arg-type]
             reaching[node] = sources
-            return []
-        linked: dict[int, set[Fact]] = {}
+            return ()
+        linked: dict[int, set[Fact]] | None = None  # (made for the few steps that receive: hot)
         for i, fact in seen.linking:
             earlier = achievers[i]
             if earlier == INIT:
@@ -136,11 +136,13 @@ class Linker:
             if giver is None:
                 for earliest in reaching.get(earlier, ()):  # type: ignore[arg-type]
                     if actors[earliest] != receiver:
+                        linked = linked or {}
                         linked.setdefault(earliest, set()).add(fact)
             elif giver != receiver:
+                linked = linked or {}
                 linked.setdefault(earlier, set()).add(fact)  # type: ignore[arg-type]
         if not linked:
-            return []
+            return ()
         agents = self.agents
         return [Interdependence(giver=giver, receiver=node, facts=tuple(sorted(facts)),
                                 objects=tuple(sorted({fact_object(f, agents) for f in facts})))

@@ -138,9 +138,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     """
     trace = run.trace
     analysis = Stepwise(domain, trace.problem, trace.source)
-    feed = analysis.step
-    for step, achievers, new_facts in zip(trace.steps, run.links.achievers, run.new_facts):
-        feed(step, achievers, new_facts)
+    analysis.feed(trace.steps, run.links.achievers, run.new_facts)
     return report_of(analysis, run)
 
 

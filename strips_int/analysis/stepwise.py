@@ -89,14 +89,28 @@ class Stepwise:
         self.interdependences: list[Interdependence] = []
 
     def step(self, step: Step, achievers: Sequence[Achiever], new_facts: frozenset[Fact]) -> StepResult:
-        """The next step, with the achievers of its action's ``pre`` and the facts it newly made true."""
-        action = step.action
-        seen = action.memo.get(self.lens) or view(action, self.lens)
-        self.steps.append(step)
-        self.views.append(seen)
-        found = self.linker.step(action.actor, achievers, seen)
+        """The next step, with the achievers of its action's ``pre`` and the facts it newly made true: what
+        it says (:meth:`feed` of one step)."""
+        before = len(self.interdependences)
+        self.feed((step,), (achievers,), (new_facts,))
+        found = tuple(self.interdependences[before:])
         steps = self.steps
-        if found:
-            self.interdependences += found
-        subtask, trigger = self.tasks.step(step.index, action.actor, seen, new_facts)
-        return StepResult(step, tuple(found), tuple(steps[i.giver] for i in found), subtask, trigger)
+        return StepResult(step, found, tuple(steps[i.giver] for i in found), self.views[-1].subtask,
+                          self.tasks.last_trigger == step.index)
+
+    def feed(self, steps: Sequence[Step], achievers: Sequence[Sequence[Achiever]],
+             new_facts: Sequence[frozenset[Fact]]) -> None:
+        """The next steps, each with the achievers of its action's ``pre`` and the facts it newly made true
+        (a batch gives a whole run at once, :meth:`step` one step)."""
+        lens, views, found = self.lens, self.views, self.interdependences
+        link, task = self.linker.step, self.tasks.step
+        for step, pre, new in zip(steps, achievers, new_facts):
+            action = step.action
+            seen = action.memo.get(lens) or view(action, lens)
+            views.append(seen)
+            inters = link(action.actor, pre, seen)
+            if inters:
+                found += inters
+            if seen.subtask:
+                task(step.index, action.actor, new)
+        self.steps += steps

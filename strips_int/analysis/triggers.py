@@ -15,7 +15,6 @@ from typing import Callable, Iterable
 from strips_int.model.task import Fact
 
 from .interdependence import Interdependence
-from .views import View
 
 
 @dataclass(frozen=True)
@@ -52,13 +51,12 @@ class TaskFinder:
         self.needers = needers
         self.found: dict[str, tuple[list[int], list[int]]] = {agent: ([], []) for agent in agents}
         self.users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per game
+        self.last_trigger: int | None = None  # the index of the last trigger found
 
-    def step(self, index: int, actor: str | None, seen: View, new_facts: Iterable[Fact]) -> tuple[bool, bool]:
-        """Step ``index`` of ``actor`` with its view and the facts it newly made true: whether it is a
-        sub-task, whether a trigger."""
-        if not seen.subtask:
-            return False, False
-        subtasks, triggers = self.found[actor]  # type: ignore[index]
+    def step(self, index: int, actor: str, new_facts: Iterable[Fact]) -> bool:
+        """Sub-task ``index`` of ``actor`` (a step that is not navigation, :attr:`~strips_int.analysis.views.View.subtask`) with the facts
+        it newly made true: whether it is a trigger (then also :attr:`last_trigger`)."""
+        subtasks, triggers = self.found[actor]
         subtasks.append(index)
         users, ignored = self.users, self.ignored
         for fact in new_facts:
@@ -69,8 +67,9 @@ class TaskFinder:
                 used = users[fact] = self.needers(fact)
             if len(used) > (actor in used):  # another agent can use it
                 triggers.append(index)
-                return True, True
-        return True, False
+                self.last_trigger = index
+                return True
+        return False
 
     def tasks(self, interdependences: Iterable[Interdependence]) -> dict[str, AgentTasks]:
         """Each agent's sub-tasks, triggers and accepted triggers so far, given the game's interdependences."""
