@@ -16,7 +16,7 @@ report of the game lifted whole. Only the environment object is used: overcooked
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain, as_domain
@@ -24,7 +24,8 @@ from strips_int.online import Online, Report, StepResult
 
 from ..base import check_actions
 from . import GROUNDER, game_terrain
-from .formats import Game, _episode_game, _episode_params, _joint, _state
+from .formats import Game, Move, RawState, _episode_game, _episode_params, _joint, _state
+from .layouts import Layout
 from .lift import NEEDED_ACTIONS, _Lifter, _problem
 
 
@@ -38,6 +39,74 @@ class Shaping:
     interdependence: float = 1.0
     constructive: float = 5.0
     block: float = 1.0
+
+
+class LiveGame:
+    """A game lifted and analysed as it is played: its first state, then one transition at a time
+    (:meth:`transition`: the next state, or None after the last joint action when there is none, as a rollout
+    that resets at its end), and :meth:`report`. What an environment wrapper shares: the states come from its
+    own reader (overcooked-ai's state dicts, JaxMARL's arrays), the lifting and analysis are the recorded
+    game's."""
+
+    def __init__(self, game: Game, layout: Layout, domain: Domain, meta: Mapping[str, Any]) -> None:
+        self.game, self.source = game, game.source
+        self.rewards: list[float] = []
+        self.lifter = lifter = _Lifter(game, layout, domain, GROUNDER._grounder(domain), game.old_rules)
+        lifter.check_terrain(game.states)
+        lifter.begin()
+        # One fresh object of each kind that can appear (``kind0``: the lifter numbers objects from 1), to stand
+        # for those that enter later (Online.introduce).
+        self.spares = {kind: f"{kind}0" for kind in ("onion", "tomato", "dish", "soup")}
+        objects = {**lifter.objects, **lifter.tracker.kinds, **{name: kind for kind, name in self.spares.items()}}
+        init = lifter.init | lifter.static | {("fresh", name) for name in self.spares.values()}
+        problem = _problem(domain, f"overcooked-{layout.name}", objects, init, [], self.source)
+        self.online = Online(domain, problem, self.source, {"rules": "old" if game.old_rules else "new", **meta})
+
+    def transition(self, after: RawState | None, joint: tuple[Move, ...], reward: float) -> list[StepResult]:
+        """Lift the transition by ``joint`` (which earned ``reward``) to ``after`` and feed its steps to the
+        online analysis: what each step says."""
+        game, lifter, source = self.game, self.lifter, self.source
+        i = len(game.actions)
+        if after is not None:
+            game.states.append(after)
+        game.actions.append(joint)
+        self.rewards.append(float(reward))
+        created, lifted = len(lifter.tracker.created), len(lifter.actions)
+        lifter.transition(i)
+        tracker = lifter.tracker
+        new = tracker.created[created:]
+        if new:
+            unknown = sorted({tracker.kinds[name] for name in new} - self.spares.keys())
+            if unknown:
+                raise StripsIntError(source, f"step {i}", f"a {unknown[0]} appeared: no spare of its kind")
+            self.online.introduce({name: tracker.kinds[name] for name in new}, [("fresh", name) for name in new],
+                                  {name: self.spares[tracker.kinds[name]] for name in new})
+        return [self.online.step(action, t) for action, t in zip(lifter.actions[lifted:], lifter.times[lifted:])]
+
+    def report(self) -> Report:
+        """The report of the game so far, as the game lifted whole (its problem: the objects that appeared,
+        the spares, the goal of the soups whose delivery earned reward)."""
+        self.game.rewards, self.game.reward = tuple(self.rewards), sum(self.rewards)
+        return self.online.finish(self.lifter.end())
+
+
+def step_info(live: LiveGame, found: list[StepResult], done: bool, shaping: Shaping | None) -> tuple[dict, float]:
+    """What a wrapper adds to a step's ``info`` (``interdependencies``, ``subtasks``, ``triggers``; at the end
+    ``interdependence_report``; with shaping ``interdependence_reward``) and the reward it adds."""
+    info: dict[str, Any] = {
+        "interdependencies": [item for result in found for item in result.to_dict()["interdependencies"]],
+        "subtasks": [result.step.agent for result in found if result.subtask],
+        "triggers": [result.step.agent for result in found if result.trigger],
+    }
+    bonus = 0.0 if shaping is None else shaping.interdependence * len(info["interdependencies"])
+    if done:
+        report = live.report()
+        info["interdependence_report"] = report.to_dict()
+        if shaping is not None:
+            bonus += shaping.constructive * report.counts["constructive"]
+    if shaping is not None:
+        info["interdependence_reward"] = bonus
+    return info, bonus
 
 
 class OnlineOvercooked:
@@ -59,6 +128,11 @@ class OnlineOvercooked:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.env, name)
 
+    @property
+    def online(self) -> Online:
+        """The episode's online analysis."""
+        return self.live.online
+
     def reset(self, *args: Any, **kwargs: Any) -> Any:
         """The environment's reset; a new episode's analysis begins."""
         found = self.env.reset(*args, **kwargs)
@@ -68,72 +142,32 @@ class OnlineOvercooked:
     def _begin(self) -> None:
         """The lifter and the online analysis of an episode from the environment's current state."""
         self.saved: tuple[dict, dict] = ({}, {})
-        raw = self._as_saved(self.env.state)
-        params, layout, cook_time = _episode_params(dict(self.env.mdp.mdp_params), None, self.source, None)
-        first = _state(raw, self.source, 0, cook_time)
-        game = _episode_game(self.source, layout, params, cook_time, [first], "all_orders" in raw, [], None)
-        self.game, self.raw, self.rewards = game, raw, []
-        self.cook_time = cook_time
+        self.raw = raw = self._as_saved(self.env.state)
+        params, layout, self.cook_time = _episode_params(dict(self.env.mdp.mdp_params), None, self.source, None)
+        first = _state(raw, self.source, 0, self.cook_time)
+        game = _episode_game(self.source, layout, params, self.cook_time, [first], "all_orders" in raw, [], None)
         terrain, named = game_terrain(game)
-        self.lifter = lifter = _Lifter(game, terrain, self.domain, GROUNDER._grounder(self.domain), game.old_rules)
-        lifter.check_terrain(game.states)
-        lifter.begin()
-        # One fresh object of each kind that can appear (``kind0``: the lifter numbers objects from 1), to stand
-        # for those that enter later (Online.introduce).
-        self.spares = {kind: f"{kind}0" for kind in ("onion", "tomato", "dish", "soup")}
-        objects = {**lifter.objects, **lifter.tracker.kinds, **{name: kind for kind, name in self.spares.items()}}
-        init = lifter.init | lifter.static | {("fresh", name) for name in self.spares.values()}
-        problem = _problem(self.domain, f"overcooked-{terrain.name}", objects, init, [], self.source)
-        self.meta = {"layout": named or terrain.name, "terrain": terrain.name,
-                     "rules": "old" if game.old_rules else "new"}
-        self.online = Online(self.domain, problem, self.source, self.meta)
-        self.results: list[StepResult] = []
+        self.live = LiveGame(game, terrain, self.domain, {"layout": named or terrain.name, "terrain": terrain.name})
 
     def step(self, joint_action: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any, bool, dict]:
         """The environment's step, its ``info`` with this transition's interdependences (and, with shaping,
         the shaped reward added)."""
         state, reward, done, info = self.env.step(joint_action, *args, **kwargs)
-        found = self.transition(joint_action, reward)
-        info = dict(info or {})
-        info["interdependencies"] = [item for result in found for item in result.to_dict()["interdependencies"]]
-        info["subtasks"] = [r.step.agent for r in found if r.subtask]
-        info["triggers"] = [r.step.agent for r in found if r.trigger]
-        bonus = 0.0
-        if self.shaping is not None:
-            bonus += self.shaping.interdependence * len(info["interdependencies"])
-        if done:
-            report = self.report()
-            info["interdependence_report"] = report.to_dict()
-            if self.shaping is not None:
-                bonus += self.shaping.constructive * report.counts["constructive"]
-        if self.shaping is not None:
-            info["interdependence_reward"] = bonus
-            reward = reward + bonus
-        return state, reward, done, info
+        added, bonus = step_info(self.live, self.transition(joint_action, reward), done, self.shaping)
+        return state, reward + bonus if self.shaping is not None else reward, done, {**(info or {}), **added}
 
     def transition(self, joint_action: Any, reward: float) -> list[StepResult]:
         """Lift the transition to the environment's current state by ``joint_action`` (which earned
         ``reward``) and feed its steps to the online analysis: what each step says."""
-        game, lifter, source = self.game, self.lifter, self.source
-        i = len(game.actions)
+        i = len(self.live.game.actions)
         raw = self._as_saved(self.env.state)
-        game.states.append(_state(raw, source, i + 1, self.cook_time, self.raw, game.states[-1]))
-        game.actions.append(_joint(joint_action, source, i))
+        after = _state(raw, self.source, i + 1, self.cook_time, self.raw, self.live.game.states[-1])
         self.raw = raw
-        self.rewards.append(float(reward))
-        created, lifted = len(lifter.tracker.created), len(lifter.actions)
-        lifter.transition(i)
-        tracker = lifter.tracker
-        new = tracker.created[created:]
-        if new:
-            unknown = sorted({tracker.kinds[name] for name in new} - self.spares.keys())
-            if unknown:
-                raise StripsIntError(source, f"step {i}", f"a {unknown[0]} appeared: no spare of its kind")
-            self.online.introduce({name: tracker.kinds[name] for name in new}, [("fresh", name) for name in new],
-                                  {name: self.spares[tracker.kinds[name]] for name in new})
-        found = [self.online.step(action, t) for action, t in zip(lifter.actions[lifted:], lifter.times[lifted:])]
-        self.results += found
-        return found
+        return self.live.transition(after, _joint(joint_action, self.source, i), reward)
+
+    def report(self) -> Report:
+        """The report of the episode so far, as the game lifted whole."""
+        return self.live.report()
 
     def _as_saved(self, state: Any) -> dict:
         """An overcooked-ai state as its saver writes it (``to_dict`` through JSON: tuples become lists), for the
@@ -144,13 +178,6 @@ class OnlineOvercooked:
                for key, value in shown.items()}
         self.saved = (shown, raw)
         return raw
-
-    def report(self) -> Report:
-        """The report of the episode so far, as the game lifted whole (its problem: the objects that
-        appeared, the spares, the goal of the soups whose delivery earned reward)."""
-        self.game.rewards, self.game.reward = tuple(self.rewards), sum(self.rewards)
-        return self.online.finish(self.lifter.end())
-
 
 def _lists(value: Any) -> Any:
     """``value`` as JSON would give it back: tuples as lists (the saver's files hold lists)."""
