@@ -1,6 +1,6 @@
 """Per-step cost of the online analysis against overcooked-ai's own ``env.step`` (docs/speed.md).
 
-    .venv/bin/python benchmarks/online.py [--lengths 400 4000 40000] [--rounds 2]
+    .venv/bin/python benchmarks/online.py [--lengths 400 4000 40000] [--rounds 2] [--jaxmarl]
 
 Random agents (interacting half the time, else moving or staying) play cramped_room episodes of each length
 in the wrapped environment (``strips_int.grounders.overcooked.online.OnlineOvercooked``). Each step times
@@ -8,7 +8,10 @@ overcooked-ai's ``env.step`` and then the analysis of that transition (lifting i
 alternating, so that both see the same load; printed: per-step medians with the interquartile range, for the
 whole episode and its last 400 steps (a cost that grew with the episode would show there), and the time of
 the report at the end (``finish``: what needs the whole game). Episodes of the lengths alternate round by
-round. overcooked-ai 1.1.0 names ``np.Inf``, gone from numpy 2: set back here before it is imported.
+round. With ``--jaxmarl``, the same for JaxMARL's Overcooked (``OnlineJaxMARL``): its ``env.step`` jitted (until
+its result is ready) against the analysis of the transition (the state brought to the host, decoded, lifted and
+analysed), at the same lengths (``max_steps``). overcooked-ai 1.1.0 names ``np.Inf``, gone from numpy 2: set
+back here before it is imported.
 """
 
 from __future__ import annotations
@@ -59,18 +62,55 @@ def episode(length: int, seed: int) -> dict[str, object]:
             "interdependencies": report.counts["interdependencies"]}
 
 
+def jaxmarl_episode(length: int, seed: int) -> dict[str, object]:
+    """:func:`episode` for JaxMARL's Overcooked (cramped_room, ``max_steps=length``), its step jitted."""
+    import jax
+    import jaxmarl
+    from jaxmarl.environments.overcooked.layouts import overcooked_layouts
+
+    from strips_int.grounders.jaxmarl.online import OnlineJaxMARL
+
+    env = jaxmarl.make("overcooked", layout=overcooked_layouts["cramped_room"], max_steps=length)
+    step = jax.jit(env.step)
+    wrapped = OnlineJaxMARL(env, reset=jax.jit(env.reset), step=step)
+    key = jax.random.PRNGKey(seed)
+    _, state = wrapped.reset(key)
+    rng = np.random.default_rng(seed)
+    env_times, analysis_times = [], []
+    clock = time.perf_counter_ns
+    for _ in range(length - 1):  # (the last step resets: the report is asked before it)
+        joint = {agent: int(rng.choice(6, p=[0.1] * 5 + [0.5])) for agent in env.agents}
+        key, sub = jax.random.split(key)
+        start = clock()
+        _, after, rewards, dones, _ = jax.block_until_ready(step(sub, state, joint))
+        middle = clock()
+        wrapped.transition(joint, after, rewards, dones)
+        end = clock()
+        state = after
+        env_times.append((middle - start) / 1e3)
+        analysis_times.append((end - middle) / 1e3)
+    start = clock()
+    report = wrapped.report()
+    finish = (clock() - start) / 1e6
+    return {"env": env_times[1:], "analysis": analysis_times[1:], "finish": finish, "steps": len(report.steps),
+            "interdependencies": report.counts["interdependencies"]}  # (the first step compiles)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", type=int, nargs="+", default=[400, 4000, 40000])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--jaxmarl", action="store_true", help="JaxMARL's Overcooked instead of overcooked-ai's")
     args = parser.parse_args()
     np.Inf = np.inf  # type: ignore[attr-defined]  # overcooked-ai 1.1.0 under numpy 2
-    print(f"CPU: {cpu_model()}; Python {platform.python_version()}")
+    print(f"CPU: {cpu_model()}; Python {platform.python_version()}; "
+          f"{'JaxMARL Overcooked' if args.jaxmarl else 'overcooked-ai'}")
+    play = jaxmarl_episode if args.jaxmarl else episode
     found: dict[int, list[dict]] = {length: [] for length in args.lengths}
     started = time.process_time()
     for round_ in range(args.rounds):
         for length in args.lengths:
-            found[length].append(episode(length, seed=round_))
+            found[length].append(play(length, seed=round_))
     for length, runs in found.items():
         env = [t for run in runs for t in run["env"]]
         analysis = [t for run in runs for t in run["analysis"]]

@@ -16,6 +16,8 @@ decoded: a plate is a ``dish``, a plated soup a ready three-onion ``soup``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from strips_int.errors import StripsIntError
@@ -125,16 +127,30 @@ def _action(index: int, source: str, step: int, agent: int) -> Move:
 
 def _check_tiles(layout: Layout, maze: np.ndarray, source: str, first: int = 0) -> None:
     """Every state's maze map must show the grid's static tiles, items only on counters, pots in range."""
-    chars = np.array([[layout.tile((x, y)) for x in range(maze.shape[2])] for y in range(maze.shape[1])])
+    allowed, pots = _allowed_codes(layout)
     codes, status = maze[..., 0], maze[..., 2]
-    fits = np.zeros(codes.shape, dtype=bool)
-    for char, allowed in _ALLOWED.items():
-        fits |= (chars == char) & np.isin(codes, allowed)
-    fits &= (chars != "P") | (status <= _POT_EMPTY)
+    height, width, known = allowed.shape
+    fits = allowed[np.arange(height)[:, None], np.arange(width), np.clip(codes, 0, known - 1)]
+    fits &= (codes >= 0) & (codes < known) & (~pots | (status <= _POT_EMPTY))
     if not fits.all():
         t, y, x = (int(n) for n in np.argwhere(~fits)[0])
         raise StripsIntError(source, f"state {first + t}", f"the maze map shows object code {codes[t, y, x]} (status "
-                             f"{status[t, y, x]}) at {(x, y)}, where the grid has {chars[y, x]!r}")
+                             f"{status[t, y, x]}) at {(x, y)}, where the grid has {layout.tile((x, y))!r}")
+
+
+@functools.lru_cache(maxsize=64)
+def _allowed_codes(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Which object codes each cell of ``layout`` may show in a maze map (height x width x code), and where its
+    pots are: made once per layout (an online wrapper checks one state per step)."""
+    height, width = len(layout.rows), len(layout.rows[0])
+    allowed = np.zeros((height, width, max(code for codes in _ALLOWED.values() for code in codes) + 1), dtype=bool)
+    pots = np.zeros((height, width), dtype=bool)
+    for y in range(height):
+        for x in range(width):
+            char = layout.tile((x, y))
+            allowed[y, x, list(_ALLOWED.get(char, ()))] = True
+            pots[y, x] = char == "P"
+    return allowed, pots
 
 
 def _state(places: list[tuple[int, int, str]], codes: list[list[int]], status: list[list[int]], pos: list,

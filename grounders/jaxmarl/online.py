@@ -94,6 +94,12 @@ class OnlineJaxMARL:
         if self.live is None:
             self._begin(state)
         obs, after, rewards, dones, infos = self._step(key, state, actions, *args, **kwargs)
+        rewards, added = self.transition(actions, after, rewards, dones)
+        return obs, after, rewards, dones, {**infos, **added}
+
+    def transition(self, actions: Any, after: Any, rewards: Any, dones: Any) -> tuple[Any, dict]:
+        """Lift and analyse the transition by ``actions`` to ``after`` (with its ``rewards`` and ``dones`` as
+        ``step`` returns them): the rewards (with shaping, the shaped reward added) and what ``infos`` gains."""
         live, agents = self.live, list(self.env.agents)
         i = len(live.game.actions)
         joint = tuple(_action(int(actions[agent]), self.source, i, j) for j, agent in enumerate(agents))
@@ -106,7 +112,7 @@ class OnlineJaxMARL:
             rewards = {agent: reward + bonus for agent, reward in rewards.items()}
         if done:
             self._begin(after)
-        return obs, after, rewards, dones, {**infos, **added}
+        return rewards, added
 
     def report(self) -> Report:
         """The report of the episode so far, as its saved rollout read whole."""
