@@ -5,6 +5,7 @@ whole game, number for number (their JSON dicts), on every kind of game the test
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -163,3 +164,36 @@ def test_replay_refuses_a_file_of_several_games(overcooked):
         replay(overcooked, DATA / "overcooked_ai" / "classic_two_games.json")
     report = replay(load_domain("sar"), EXAMPLES / "kit-pass.trace.json")
     assert report.counts["constructive"] == 1
+
+
+def test_objects_introduced_mid_game_count_as_initial_and_bad_introductions_are_errors(overcooked):
+    """A recorded Overcooked game fed from a problem without the objects it makes (each introduced with its
+    ``fresh`` fact just before its first step, a fresh object of its kind standing for it) gives the batch
+    report."""
+    [trace] = list(read_games(overcooked, DATA / "overcooked_ai" / "old_dynamics_cramped_room.json"))[:1]
+    problem = trace.problem
+    used = {arg for step in trace.steps for arg in step.action.args}
+    created = {o for o in problem.objects if ("fresh", o) in problem.init and o in used}
+    spares = {problem.objects[o]: o for o in problem.objects if ("fresh", o) in problem.init and o not in used}
+    for kind in sorted({problem.objects[o] for o in created} - spares.keys()):  # (no spare soup: one stays)
+        spares[kind] = max(o for o in created if problem.objects[o] == kind)
+        created.discard(spares[kind])
+    start = dataclasses.replace(problem, objects={o: t for o, t in problem.objects.items() if o not in created},
+                                init=frozenset(f for f in problem.init if created.isdisjoint(f[1:])), goal=frozenset())
+    online = Online(overcooked, start, trace.source, trace.meta)
+    for step in trace.steps:
+        new = sorted(created & set(step.action.args) - set(online.objects))
+        if new:
+            online.introduce({o: problem.objects[o] for o in new}, [("fresh", o) for o in new],
+                             {o: spares[problem.objects[o]] for o in new})
+        online.step(step.action, step.t)
+    assert created and online.finish(problem).to_dict() == analyze_run(overcooked, execute(trace)).to_dict()
+    name = sorted(created)[0]
+    with pytest.raises(StripsIntError, match=f"object {name} is already in the game"):
+        online.introduce({name: problem.objects[name]}, [], {name: spares[problem.objects[name]]})
+    with pytest.raises(StripsIntError, match="needs an object of its type in the problem to stand for it"):
+        online.introduce({"onion99": "onion"}, [], {"onion99": "player0"})
+    with pytest.raises(StripsIntError, match=r"\(fresh onion1\) is about no object introduced"):
+        online.introduce({"onion99": "onion"}, [("fresh", "onion1")], {"onion99": spares["onion"]})
+    with pytest.raises(StripsIntError, match=f"lacks objects that entered the game: .*{name}"):
+        online.finish(dataclasses.replace(start, goal=problem.goal))
