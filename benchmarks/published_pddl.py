@@ -1,16 +1,18 @@
-"""Published PDDL, unedited, through strips_int and against the SPEC v3 oracle (issue 27).
+"""Published PDDL, unedited, through strips_int and against the oracle of the definitions (issue 27).
 
 For each domain given (a domain file, a folder of its problems, the agent types to name), the first
 problems (smallest first) get a Fast Downward plan (through unified-planning, all agents acting) and
 random walks (random applicable actions, agents' and environment's, from the initial state). Each is
 written as a plan file, read back the way ``strips_int.check DOMAIN PLAN --problem P`` reads it, analysed,
-and compared with the independent reading of SPEC v3 in ``tests/spec_oracle.py``: every count, sub-task,
+and compared with the independent reading of definitions v3 in ``tests/spec_oracle.py``: every count, sub-task,
 trigger, accepted trigger and interdependence. Prints one line per domain and each disagreement.
 
     python benchmarks/published_pddl.py --domain D.pddl --problems DIR [--agent-types T...] \\
         [--plans 3] [--walks 3] [--steps 40] [--timeout 60]
 
-The published files are read where they are; nothing of them is kept.
+The published files are read where they are; nothing of them is kept. IPC's untyped STRIPS domains name
+their agents by static unary predicates (definitions section 1): ``--agent-types truck airplane`` on
+logistics00, ``driver truck`` on driverlog, ``satellite``, ``aircraft`` on zenotravel.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                 plan.write_text(plan_text((s.action for s in walk.steps), cost=False))
                 checked(domain, plan, own, tally, shown)
     print(f"{domain.name} ({args.domain}): {len(problems)} problems, {tally['traces']} traces of {tally['steps']} "
-          f"steps, {tally['interdependencies']} interdependences, {tally['triggers']} triggers; "
+          f"steps, {tally['interdependencies']} interdependencies, {tally['triggers']} triggers; "
           f"{tally['disagree']} disagree with the oracle, {tally['errors']} errors, {tally['unplanned']} unplanned "
           f"({time.perf_counter() - start:.1f} s)")
     for line in shown:

@@ -1,4 +1,4 @@
-"""Time the required/optional split (SPEC section 10) per game on the user study (goal: under 1 ms).
+"""Time the required/optional split (definitions section 10) per game on the user study (goal: under 1 ms).
 
     python benchmarks/required_cost.py [DATA_DIR]    # default ../shared/data
 
@@ -45,7 +45,7 @@ def main() -> None:
         for problem, team, found, receivers in games:
             interdependence_needs(domain, problem, team, found, receivers)
         seconds = time.perf_counter() - start
-        print(f"{label}: {len(games)} games, {inters} interdependences, {seconds:.3f} s, "
+        print(f"{label}: {len(games)} games, {inters} interdependencies, {seconds:.3f} s, "
               f"{1000 * seconds / len(games):.3f} ms per game")
 
 

@@ -1,12 +1,12 @@
-"""Compare strips_int's reports with an independent reading of SPEC v3 (``tests/spec_oracle.py``).
+"""Compare strips_int's reports with an independent reading of definitions v3 (``tests/spec_oracle.py``).
 
     python benchmarks/spec_check.py DOMAIN PATH... [--sample N] [--ego-seat auto:40] [--recorded] [--add-spares]
     python benchmarks/spec_check.py DOMAIN PROBLEM.pddl... --walks N [--steps S]
 
 Every game of every input file under PATH (a file or a folder, read by the grounders' ``read_input``),
 or N random walks from each PDDL problem, is analysed by the package and by the oracle. Each disagreement is printed with the game, what
-differs (package value, oracle value) and which SPEC v3 change explains it: the earlier (v2) reading
-under which the package agrees with the oracle, if any. ``--recorded`` also checks what SPEC section 11
+differs (package value, oracle value) and which definitions v3 change explains it: the earlier (v2) reading
+under which the package agrees with the oracle, if any. ``--recorded`` also checks what definitions section 11
 asks of a recorded Overcooked game's problem. The summary gives the counts and the oracle's time per game.
 """
 
@@ -57,9 +57,9 @@ def main() -> int:
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--sample", type=int, help="every N-th input file only")
     parser.add_argument("--ego-seat", help="rollouts: the ego agent's seat, e.g. auto:40")
-    parser.add_argument("--recorded", action="store_true", help="also check SPEC section 11 on each game's problem")
+    parser.add_argument("--recorded", action="store_true", help="also check definitions section 11 on each game's problem")
     parser.add_argument("--add-spares", action="store_true",
-                        help="first add the spare fresh objects SPEC section 11 asks for, where a game has none")
+                        help="first add the spare fresh objects definitions section 11 asks for, where a game has none")
     parser.add_argument("--walks", type=int, help="PATHs are PDDL problems: this many random walks from each")
     parser.add_argument("--steps", type=int, default=60, help="steps of a random walk (default 60)")
     args = parser.parse_args()

@@ -4,7 +4,7 @@
 ; 13th card dealt, a red 3); its identity is static, (card-suit) and (card-rank). The deck is the
 ; chain (deck-next) from (deck-top) to (deck-last). A player holds cards in a hand object (hand1
 ; is player1's, (holds player1 hand1)): environment actions name hands, since an action that
-; names a player is that player's (SPEC section 1).
+; names a player is that player's (definitions section 1).
 ;
 ; Knowledge. A player never sees their own cards. What the clues told them of a card is three
 ; facts of the card in their hand: (touched) a clue touched it, (suit-known) and (rank-known) the
@@ -29,7 +29,7 @@
 ; Clue tokens. Each token is an object: token1..token8 are there at the start, and each token
 ; given back (a discard, a played 5 below 8 tokens) is a new one, so a clue that spends it is
 ; linked to the discard or the 5 that gave it back (the help of making a clue possible), and no
-; token comes back "unchanged" (SPEC section 5). A clue spends the token made available last.
+; token comes back "unchanged" (definitions section 5). A clue spends the token made available last.
 ; The cap of 8 tokens is a count, checked by the grounder, not here.
 ;
 ; Fireworks. (firework red r3) means the red firework reached 3; each suit starts at r0. The goal

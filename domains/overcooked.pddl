@@ -150,7 +150,7 @@
     :effect (and (ready ?s) (not (cooking ?s))))
 
   ; A dish takes a ready soup out of the pot. (plated ?s), which nothing needs,
-  ; sets a plated soup apart from one in its pot (its state, SPEC section 5), so
+  ; sets a plated soup apart from one in its pot (its state, definitions section 5), so
   ; a soup plated by one agent and handed back to its cook is not a loop.
   (:action plate-soup
     :parameters (?a - agent ?d - dish ?s - soup ?p - pot ?c - cell)

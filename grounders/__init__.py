@@ -6,6 +6,11 @@ SAR, ...) and those of other packages, which declare an entry point in the
 group ``strips_int.grounders`` naming their grounder (or a module with a
 ``GROUNDER``); both are loaded on first use, once.
 
+Grounders never collide: a file goes to the grounder with the strongest claim
+on the head every recognizer is shown (:func:`kind_of`), whatever their names;
+each declares its own options (:func:`declared`: two may share a flag); a
+plug-in's domain is found by its name (:func:`domain_path`).
+
 :func:`read_input` is the boundary: whatever a grounder (or its recognizer)
 raises for one input comes out as that input's :class:`StripsIntError`,
 ``KeyboardInterrupt`` excepted.
@@ -20,19 +25,21 @@ import pkgutil
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, internal_error
+from strips_int.errors import StripsIntError, argument, internal_error, of_type, path_argument
 
-from .base import GAMES, START, Alternative, BaseGrounder, Drawing, Grounder, Kind, Option, check_actions
+from .base import (CONTAINER, EVIDENCE, GAMES, HEAD_BYTES, SHAPED, START, TAGGED, Alternative, BaseGrounder, Claim,
+                   Drawing, Grounder, Head, Kind, Option, check_actions)
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
     from strips_int.model.task import Problem
     from strips_int.model.trace import Trace
 
-__all__ = ["GAMES", "START", "Alternative", "BaseGrounder", "Drawing", "Grounder", "Kind", "Option", "all_options",
-           "check_options", "commands", "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
+__all__ = ["CONTAINER", "GAMES", "HEAD_BYTES", "SHAPED", "START", "TAGGED", "Alternative", "BaseGrounder", "Claim",
+           "Drawing", "Grounder", "Head", "Kind", "Option", "check_options", "commands", "declared", "domain_path",
+           "drawing_for", "grounder_for", "kind_of", "read_input", "register", "registered",
            "start_alternatives", "start_names"]
 
 ENTRY_POINTS = "strips_int.grounders"
@@ -92,7 +99,21 @@ def _found() -> dict[str, Grounder]:
 
 
 def register(grounder: Grounder) -> None:
-    """Add (or replace) a grounder by its name, e.g. from a notebook or a test."""
+    """Add (or replace) a grounder by its name, e.g. from a notebook or a test. It must follow the protocol
+    (:class:`~strips_int.grounders.base.Grounder`): a name and a domain's name (non-empty strings), the
+    action names it produces, its options, and the methods ``recognizes`` and ``read``; anything else is an
+    :class:`~strips_int.errors.ArgumentError` here, rather than an error at every later read."""
+    options = getattr(grounder, "options", ())
+    for part, ok in (
+            ("name", isinstance(getattr(grounder, "name", None), str) and grounder.name != ""),
+            ("domain", isinstance(getattr(grounder, "domain", None), str) and grounder.domain != ""),
+            ("actions", isinstance(getattr(grounder, "actions", None), (set, frozenset))
+             and all(isinstance(a, str) for a in grounder.actions)),
+            ("options", isinstance(options, tuple) and all(isinstance(o, Option) for o in options)),
+            ("recognizes", callable(getattr(grounder, "recognizes", None))),
+            ("read", callable(getattr(grounder, "read", None)))):
+        argument("register", "grounder", grounder, ok, f"a Grounder (strips_int.grounders.base.Grounder), with "
+                 f"{part} as the protocol has it")
     _added[grounder.name] = grounder
 
 
@@ -102,19 +123,45 @@ def registered() -> dict[str, Grounder]:
 
 
 def grounder_for(path: str | Path) -> Grounder | None:
-    """The first grounder that recognizes ``path``, or None (then it should be a strips-int trace)."""
-    found = kind_of(path)
+    """The grounder that recognizes ``path`` (see :func:`kind_of`), or None (then it should be a strips-int trace);
+    a FIFO, device or socket is no grounder's (none is opened: a FIFO would block).
+
+    Parameters:
+        path: a game file.
+
+    Returns:
+        The grounder that reads it, or None.
+    """
+    found = kind_of(path_argument("grounder_for", "path", path))
     return None if found is None else found[0]
 
 
 def kind_of(path: str | Path) -> tuple[Grounder, Kind] | None:
-    """The first grounder that recognizes ``path`` and what the file is to it (games, or a start problem)."""
-    path = path if isinstance(path, Path) else Path(path)  # once: a Path built again parses its parts again
+    """The grounder that recognizes ``path`` with the strongest evidence, and what the file is to it (games,
+    or a start problem); None when none does (or the file cannot be read: reading it says why).
+
+    Every recognizer is shown the same :class:`~.base.Head`, read once, so neither the grounders' order
+    nor their number changes the answer or what is read; two claims of the same strongest evidence are
+    one error naming both grounders.
+    """
+    try:
+        head = Head.of(path)
+    except StripsIntError:
+        return None
+    claims = []
     for grounder in registered().values():
-        kind = grounder.recognizes(path)
-        if kind:
-            return grounder, kind
-    return None
+        claim = grounder.recognizes(head)
+        if claim:
+            claims.append((grounder, claim if isinstance(claim, Claim) else Claim(claim, SHAPED)))
+    if not claims:
+        return None
+    strongest = max(claim.strength for _, claim in claims)
+    tied = [(grounder, claim) for grounder, claim in claims if claim.strength == strongest]
+    if len(tied) > 1:
+        names = " and ".join(grounder.name for grounder, _ in tied[:2])
+        raise StripsIntError(str(path), None, f"two grounders claim this file, {names}: for each it "
+                             f"{EVIDENCE.get(strongest, f'has evidence {strongest}')} (its format is ambiguous)")
+    return tied[0][0], tied[0][1].kind
 
 
 def commands() -> dict[str, tuple[str, str]]:
@@ -150,13 +197,37 @@ def own_options(grounder: Grounder, options: Mapping[str, Any]) -> dict[str, Any
     return {o.dest: options[o.dest] for o in grounder.options if options.get(o.dest) is not None}
 
 
-def all_options() -> tuple[Option, ...]:
-    """Every grounder's command-line options, once per ``dest`` (the first declaration wins)."""
-    seen: dict[str, Option] = {}
+def declared(use: Literal["read", "start"] | None = None) -> dict[str, list[tuple[Grounder, Option]]]:
+    """Each command-line flag the grounders declare for ``use`` (``read``: games; ``start``: rc; None: any),
+    with every grounder that declares it and its own :class:`Option`, in registry order.
+
+    A flag is no shared destination: two grounders may both declare ``--layout``, each with its own
+    ``dest``, type and help; the command line gives the value to the grounder its command is about
+    (:mod:`strips_int.cli.contract`), converted by that grounder's own type."""
+    found: dict[str, list[tuple[Grounder, Option]]] = {}
     for grounder in registered().values():
         for option in grounder.options:
-            seen.setdefault(option.dest, option)
-    return tuple(seen.values())
+            if use is None or option.use in (use, "both"):
+                found.setdefault(option.flag, []).append((grounder, option))
+    return found
+
+
+def domain_path(name: str | Path) -> str | Path:
+    """``name`` itself, or the PDDL file of a registered grounder whose domain it names (an installed
+    plug-in's ``domain_file``): a domain by name is a file, else a packaged one (``domains/NAME.pddl``,
+    which ``load_domain`` resolves), else a plug-in's."""
+    from strips_int.model.domain import packaged_domain
+
+    if not Path(name).exists() and len(Path(name).parts) == 1:
+        try:
+            return packaged_domain(str(name))
+        except StripsIntError:
+            pass
+        for grounder in registered().values():
+            own = getattr(grounder, "domain_file", None)
+            if grounder.domain == str(name) and own is not None:
+                return own
+    return name
 
 
 def start_alternatives(grounder: Grounder, name: str, domain: Domain, **options: Any
@@ -190,9 +261,29 @@ def read_input(
     grounder gets those it declares that are not None. Any other exception
     raised while reading (a grounder's bug, a RecursionError on a deep file)
     is yielded as an internal error of ``path`` and ends that file.
+
+    Parameters:
+        path: one input file.
+        domain: the environment's domain.
+        problem: the problem of a trace, instead of its own.
+        **options: grounder options by ``dest``.
+
+    Returns:
+        An iterator of the file's games as traces, or the error that stops each.
     """
+    from strips_int.model.domain import domain_argument
+    from strips_int.model.task import Problem
+
+    path = path_argument("read_input", "path", path)
+    domain_argument("read_input", domain)
+    of_type("read_input", "problem", problem, (Problem, type(None)), "None or a Problem (strips_int.load_problem)")
+    return _read_input(path, domain, problem, options)
+
+
+def _read_input(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]
+                ) -> Iterator[Trace | StripsIntError]:
     try:
-        yield from _read(Path(path), domain, problem, options)
+        yield from _read(path, domain, problem, options)
     except Exception as exc:  # the boundary: see the module docstring
         yield internal_error(str(path), "reading", exc)
 
@@ -206,7 +297,11 @@ def _read(path: Path, domain: Domain, problem: Problem | None, options: dict[str
     except StripsIntError as exc:
         yield exc
         return
-    grounder = grounder_for(path)
+    try:
+        grounder = grounder_for(path)
+    except StripsIntError as exc:  # two grounders claim it equally
+        yield exc
+        return
     if grounder is None and path.suffix.lower() in NOT_TRACES:
         names = ", ".join(registered())
         yield StripsIntError(str(path), None, f"not a game: no grounder ({names}) reads this {path.suffix} file, "

@@ -2,7 +2,7 @@
 
 Every agent action gets one extra precondition ``(acting ?actor)`` on a static
 fluent that is true for the acting agents only, so the joint problem and each
-single-agent projection (SPEC section 8) differ in initial values alone; Fast
+single-agent projection (definitions section 8) differ in initial values alone; Fast
 Downward's translator drops the actions of agents that do not act, since their
 precondition is static false.
 

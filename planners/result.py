@@ -17,7 +17,7 @@ FAST_DOWNWARD, PYPERPLAN = "fast-downward", "pyperplan"
 #: The engines strips_int calls, with the module unified-planning loads each from.
 PLANNERS = {FAST_DOWNWARD: "up_fast_downward", PYPERPLAN: "up_pyperplan"}
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
-#: How each proof of unsolvability is named in reports (SPEC section 8).
+#: How each proof of unsolvability is named in reports (definitions section 8).
 BY_RELAXATION, BY_SEARCH = "relaxed reachability", "exhausted search"
 
 

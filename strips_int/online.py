@@ -103,7 +103,7 @@ class Online:
         self.analysis.aliases.update((name, like[name]) for name in objects)
 
     def finish(self, problem: Problem | None = None) -> Report:
-        """The report of the steps taken so far, equal to the batch report of the same game (SPEC
+        """The report of the steps taken so far, equal to the batch report of the same game (definitions
         section 15); it may be asked at any point, and steps may follow. ``problem``: the problem the game
         turned out to have, when objects entered it (:meth:`introduce`) or its goal is known only at its end
         (its initial state the one begun with, less objects that never entered, plus those introduced)."""

@@ -1,17 +1,25 @@
 """Paths the tests share: the repository's own files and the third-party games beside it; and the rollouts
-that a script of their own makes in a child process."""
+that a script of their own makes in a child process; the bytes a piece of work reads."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAR = ROOT / "domains" / "sar.pddl"
 EXAMPLES = ROOT / "examples" / "sar"
 #: The third-party games, read in place; tests that need them skip without them.
 SHARED_DATA = ROOT.parent / "shared" / "data"
+#: Why a test that runs JaxMARL (or jax) is skipped without it: the default tests need neither.
+NO_JAXMARL = "needs JaxMARL and jax: pip install -e '.[jaxmarl-tests]'"
+#: The mark of a test that runs JaxMARL or jax: selected with ``pytest -m jaxmarl``, skipped without them.
+needs_jaxmarl = [pytest.mark.jaxmarl,
+                 pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason=NO_JAXMARL)]
 
 
 def child_rollouts(script: str, out: Path, *names: str) -> Path:
@@ -38,3 +46,38 @@ def check_without_jax(*args: str | Path) -> str:
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: Repositories fetched beside the worktree (``/work/.mirror/OWNER+NAME/repo``, git directories without a
+#: work tree): published benchmarks read in place, never copied here; tests that need them skip without them.
+MIRRORS = ROOT.parent / ".mirror"
+
+
+def mirrored(repo: str, path: str, out: Path, commit: str = "HEAD") -> Path | None:
+    """``path`` of the mirrored GitHub repository ``repo`` ("owner/name") at ``commit``, written to ``out``;
+    None when the mirror or the file is absent."""
+    root = MIRRORS / repo.replace("/", "+") / "repo"
+    git_dir = root / ".git" if (root / ".git").is_dir() else root
+    if not git_dir.is_dir():
+        return None
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], capture_output=True)
+    if done.returncode != 0:
+        return None
+    out.write_bytes(done.stdout)
+    return out
+
+
+#: The kernel's count of this process's reads (Linux).
+PROC_IO = Path("/proc/self/io")
+
+
+def bytes_read(work) -> int:
+    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
+    own line of the first look, some 100 bytes, is counted too)."""
+    def rchar() -> int:
+        with open(PROC_IO) as handle:
+            return int(handle.readline().split()[1])
+
+    before = rchar()
+    work()
+    return rchar() - before

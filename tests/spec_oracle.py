@@ -1,11 +1,11 @@
-"""An independent reading of SPEC v3 (sections 2-6 and 10), used as a test oracle.
+"""An independent reading of the definitions (v4: sections 1-6 and 10), used as a test oracle.
 
-Written from ``../shared/SPEC.md`` alone, without reading the package's analysis modules: it takes
+Written from ``docs/definitions.md`` alone, without reading the package's analysis modules: it takes
 only the input side (a :class:`~strips_int.model.trace.Trace` of ground actions and the
 :class:`~strips_int.model.domain.Domain` with its pragmas) and recomputes every number of a report the
 plainest way: whole states kept per step, links found by scanning back, ground actions enumerated by
 brute force over typed objects. Slow is fine here; each rule is one short function that can be read
-against its SPEC sentence. Where the SPEC leaves a choice, the comment says which reading this takes,
+against its sentence of the definitions. Where they leave a choice, the comment says which reading this takes,
 with the section number.
 
 :func:`compare` sets it side by side with ``strips_int``'s own report; ``benchmarks/spec_check.py``
@@ -29,7 +29,7 @@ INIT = "init"
 
 @dataclass(frozen=True)
 class Rules:
-    """The SPEC's rules, v3 by default. Each field can be switched to the earlier (v2) reading, only to
+    """The definitions' rules, v3 by default. Each field can be switched to the earlier (v2) reading, only to
     tell which v3 change explains a disagreement with the package (``explain``); the oracle's answer
     is always the v3 one."""
 
@@ -90,16 +90,47 @@ class OracleReport:
 
 # ---------------------------------------------------------------- the vocabulary (section 1)
 
+def declared_agent_type(domain: Domain, obj_type: str) -> bool:
+    """Section 1: ``agent``, a type the ``agent-types`` pragma names, or a subtype of one, by the domain's
+    declared hierarchy alone (a name of the pragma that the domain does not declare as a type is no type
+    here: see :func:`agent_predicates`)."""
+    declared = set(domain.parents) | set(domain.parents.values())
+    named = {"agent"} | (set(domain.agent_types) & declared)
+    seen = set()
+    while obj_type not in seen:
+        if obj_type in named:
+            return True
+        seen.add(obj_type)
+        obj_type = domain.parents.get(obj_type, obj_type)
+    return False
+
+
+def agent_predicates(domain: Domain) -> frozenset[str]:
+    """Section 1 (v4): the names of ``agent-types`` that are not declared types but static unary predicates
+    (no schema adds or deletes them), worked out here from the schemas' effects."""
+    declared = set(domain.parents) | set(domain.parents.values())
+    changed = {pred for s in domain.schemas.values() for pred, _ in s.add + s.delete}
+    return frozenset(n for n in domain.agent_types - declared
+                     if len(domain.predicates.get(n, ())) == 1 and n not in changed)
+
+
 def agents_of(domain: Domain, problem: Problem) -> frozenset[str]:
-    """Section 1: the objects of an agent type (``agent`` or a subtype, or a type the pragma names)."""
-    return frozenset(o for o, t in problem.objects.items() if domain.is_agent_type(t))
+    """Section 1: the objects of an agent type (``agent`` or a subtype, or a type the pragma names), and
+    the objects for which an agent predicate holds in the initial state."""
+    predicates = agent_predicates(domain)
+    return frozenset(o for o, t in problem.objects.items()
+                     if declared_agent_type(domain, t) or any((p, o) in problem.init for p in predicates))
 
 
 def schema_actor(domain: Domain, schema: Schema) -> int | None:
-    """Section 1: the first parameter declared with an agent type; an ``either`` type counts only when
-    every type in it is an agent type. None: an environment action."""
+    """Section 1: the first parameter declared with an agent type (an ``either`` type counts only when
+    every type in it is an agent type) or of which the precondition holds an agent predicate. None: an
+    environment action."""
+    predicates = agent_predicates(domain)
     for position, types in enumerate(schema.param_types):
-        if types and all(domain.is_agent_type(t) for t in types):
+        if types and all(declared_agent_type(domain, t) for t in types):
+            return position
+        if any(pred in predicates and terms == (position,) for pred, terms in schema.pre):
             return position
     return None
 
@@ -442,7 +473,7 @@ def required(facts: frozenset[Fact], alone: Relaxed) -> bool:
 # ---------------------------------------------------------------- everything
 
 def oracle(domain: Domain, trace: Trace, rules: Rules = V3) -> OracleReport:
-    """SPEC v3 sections 2-6 and 10 on one trace."""
+    """definitions v3 sections 2-6 and 10 on one trace."""
     problem = trace.problem
     states = execute_states(trace)
     actors = tuple(actor_of(domain, step.action) for step in trace.steps)
@@ -542,7 +573,7 @@ def compare(domain: Domain, trace: Trace, expected: OracleReport | None = None, 
     return diffs
 
 
-#: The v2 readings :func:`explain` tries, one at a time, by the SPEC section v3 changed.
+#: The v2 readings :func:`explain` tries, one at a time, by the definitions section v3 changed.
 V2_READINGS = {
     "section 3: achiever = last step that made the fact true": {"achiever_last_adder": False},
     "section 3: goal fact's last achiever relevant only through a carrying fact": {"goal_any_predicate": False},
@@ -555,7 +586,7 @@ V2_READINGS = {
 def explain(domain: Domain, trace: Trace, expected: OracleReport | None = None,
             report: Any = None) -> tuple[list[Difference], list[str]]:
     """The differences under v3, and the fewest v2 readings under which the package agrees with the
-    oracle on everything (one, else two, else all): which SPEC v3 changes it has not implemented yet."""
+    oracle on everything (one, else two, else all): which definitions v3 changes it has not implemented yet."""
     from strips_int import analyze
 
     report = report or analyze(domain, trace)
@@ -592,7 +623,7 @@ def recorded_game_problems(domain: Domain, trace: Trace) -> list[Difference]:
 
 def with_spares(trace: Trace) -> Trace:
     """``trace`` with, for each kind a dispenser gives that has no unused fresh object yet, one more
-    (``spare-KIND``, fresh): the problem SPEC v3 section 11 asks a grounder for, so that the analysis
+    (``spare-KIND``, fresh): the problem definitions v3 section 11 asks a grounder for, so that the analysis
     can be checked on it before the grounders make it."""
     problem = trace.problem
     used = {arg for step in trace.steps for arg in step.action.args}

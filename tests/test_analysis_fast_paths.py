@@ -26,7 +26,7 @@ from strips_int.model.trace import Step, Trace
 
 
 def _defined_links(trace) -> tuple[tuple, dict]:
-    """SPEC section 3 read literally: the last earlier step whose add list holds the fact, else INIT."""
+    """definitions section 3 read literally: the last earlier step whose add list holds the fact, else INIT."""
     last: dict = {}
     achievers = []
     for step in trace.steps:
@@ -77,7 +77,7 @@ def test_classify_makes_the_views_it_is_not_given():
 
 
 def test_views_count_only_effects_on_objects_state():
-    """Object states (SPEC section 5) replayed from the views equal states read off the full state."""
+    """Object states (definitions section 5) replayed from the views equal states read off the full state."""
     domain, traces = _sar_traces()
     checked = 0
     for trace in traces:
@@ -146,7 +146,7 @@ def test_steps_made_in_bulk_are_the_steps_made_one_by_one():
 
 
 def test_execution_by_fact_ids_replays_the_definitions():
-    """Final state, each step's newly true facts and the causal links, as SPEC sections 2-3 read them."""
+    """Final state, each step's newly true facts and the causal links, as definitions sections 2-3 read them."""
     for _, trace in _traces():
         run = execute(trace)
         state, last = set(trace.problem.init), {}
@@ -222,7 +222,7 @@ def test_allowed_objects_are_each_objects_fit():
 
 
 def test_relevant_steps_are_those_with_a_carrying_chain_to_the_goal():
-    """SPEC section 3 as a fixpoint: the last achievers of goal facts, then every achiever, through a
+    """definitions section 3 as a fixpoint: the last achievers of goal facts, then every achiever, through a
     fact that carries relevance, of a relevant step; each named with an achieved goal fact."""
     checked = 0
     for domain, trace in _traces():

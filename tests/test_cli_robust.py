@@ -72,14 +72,11 @@ class Crashing:
     actions = frozenset({"move"})
     options = ()
 
-    def recognizes(self, path: Path) -> bool:
-        try:
-            first = path.read_text().splitlines()[0]
-        except (OSError, UnicodeDecodeError, IndexError):
-            return False
-        if first == "crash-recognize":
+    def recognizes(self, head: Any) -> str | None:
+        first = head.data.split(b"\n", 1)[0]
+        if first == b"crash-recognize":
             raise RuntimeError("recognizer bug")
-        return first == "crash-game/1"
+        return "games" if first == b"crash-game/1" else None
 
     def read(self, path: Path, domain: Any, **_: Any) -> Iterator[Any]:
         kind = path.read_text().splitlines()[1]
@@ -119,7 +116,8 @@ def test_a_third_party_grounders_exceptions_become_each_inputs_error_line(crashi
                         "'NoneType' object is not subscriptable"
     assert errors[1] == f"error: {crashing['key']}: reading: internal error: KeyError: a list of 2 items"
     assert errors[2] == f"error: {crashing['memory']}: reading: internal error: MemoryError"
-    assert errors[3].startswith(f"error: {crashing['value']}: analysis: internal error: AttributeError: ")
+    assert errors[3] == (f"error: {crashing['value']}: analysis: internal error: the grounder gave 'not a trace', "
+                         "not a trace")
     assert errors[4] == f"error: {crashing['recognize']}: reading: internal error: RuntimeError: recognizer bug"
     assert "interdependencies: 1 (constructive 1" in captured.out
 

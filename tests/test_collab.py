@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from strips_int import analyze
 from strips_int.errors import StripsIntError
-from strips_int.grounders import registered
+from strips_int.grounders import grounder_for, registered
 from strips_int.grounders.collab import random_policy, read_episode, scripted, simulate_capture, simulate_escape
 from strips_int.grounders.collab.grounder import NO_RC
 from strips_int.model.domain import load_domain
@@ -91,7 +91,7 @@ def test_published_games_of_every_door_setting_and_escape_read_with_no_error(pla
         game = "collab_capture" if name.startswith("capture") else "collab_escape"
         grounder = registered()[game]
         path = folder / "published" / name
-        assert grounder.recognizes(path) == "games"
+        assert grounder_for(path) is grounder
         (trace,) = list(grounder.read(path, load_domain(game)))
         assert not isinstance(trace, StripsIntError), trace
         outcome = trace.meta["outcome"]

@@ -1,4 +1,4 @@
-"""SPEC sections 3-6 on small inline traces whose counts are worked out here."""
+"""definitions sections 3-6 on small inline traces whose counts are worked out here."""
 
 from __future__ import annotations
 
@@ -210,7 +210,7 @@ def test_ignore_predicates_never_link_agents(sar):
 
 def test_navigation_rule_without_pragma(sar):
     # Without the pragma, a step whose every add and delete mentions its actor
-    # is navigation (SPEC v3 section 6: decided on the ground step): move and
+    # is navigation (definitions v3 section 6: decided on the ground step): move and
     # pick-up's (has ?a ?i)... pick-up also deletes (item-at ?i ?l), which does
     # not mention the actor: a sub-task.
     import dataclasses

@@ -50,7 +50,7 @@ def test_a_folder_of_traces_and_sar_logs_with_one_broken_game(tmp_path, capsys):
     assert (cons["folder"], cons["n"], float(cons["mean"])) == ("games", "7", pytest.approx(10 / 7, abs=1e-4))
     assert "| folder | games | reward | Int_cons | Int_cons,req | Int_cons,opt | Int_non-cons |" in (
         out / "summary.md").read_text()
-    # SPEC section 10: fire-out's 2 are required (capability), the others optional.
+    # definitions section 10: fire-out's 2 are required (capability), the others optional.
     assert [by_name[n]["constructive_required"] for n in ("fire-out.trace.json", "kit-pass.trace.json")] == ["2", "0"]
     assert by_name["fire-out.trace.json"]["firefighter1_given_required"] == "2"
     assert r"\toprule" in (out / "summary.tex").read_text()
@@ -78,10 +78,10 @@ def test_user_study_rewards_match_the_data_readme(tmp_path):
         assert int(row["n"]) == n and float(row["mean"]) == pytest.approx(reward, abs=0.005)
     # The human's trigger figures are there for every group.
     assert int(summary["forced_coordination", "hsp", "human_pct_triggers"]["n"]) == 37
-    # SPEC section 10: on forced_coordination every constructive interdependence is required; on
+    # definitions section 10: on forced_coordination every constructive interdependence is required; on
     # counter_circuit none is, but for one hand-over (to the human) in each of five games, on a counter
     # that only the partner's starting cell touches: the partner's body stays there in the receiver's
-    # projection, and relaxed reachability keeps negative preconditions (SPEC v3 section 6). The parts
+    # projection, and relaxed reachability keeps negative preconditions (definitions v3 section 6). The parts
     # add up to Int_cons in every game.
     blocked = {"cole/5_10_2025_17_21_36_human=1.json", "cole/5_11_2025_0_18_59_human=1.json",
                "mep/5_10_2025_17_34_17_human=1.json", "mep/5_9_2025_14_48_11_human=1.json",

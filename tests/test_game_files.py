@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, SHARED_DATA
+from helpers import EXAMPLES, PROC_IO, ROOT, SHARED_DATA, bytes_read
 
 from strips_int import StripsIntError, load_domain
 from strips_int.batch.games import game_files, identity
@@ -21,7 +21,7 @@ from strips_int.batch.journal import journal_row
 from strips_int.batch.rows import file_rows
 from strips_int.cli.evaluate import main
 from strips_int.files import read_bytes
-from strips_int.grounders import grounder_for, read_input
+from strips_int.grounders import HEAD_BYTES, grounder_for, read_input
 from strips_int.grounders.overcooked.formats import detect
 from strips_int.grounders.sar import detect as sar_detect
 
@@ -140,21 +140,8 @@ def test_the_manifest_holds_each_input_s_sha256_and_size(tmp_path):
         assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["size"] == len(data)
 
 
-PROC_IO = Path("/proc/self/io")
 needs_proc = pytest.mark.skipif(not PROC_IO.exists(), reason="counts bytes read by /proc/self/io (Linux)")
 SCENARIO_TAG = "strips-int-sar-scenario/1"
-
-
-def bytes_read(work) -> int:
-    """How many bytes the read calls of ``work()`` returned (``rchar`` of /proc/self/io; the counter's
-    own line of the first look, some 100 bytes, is counted too)."""
-    def rchar() -> int:
-        with open(PROC_IO) as handle:
-            return int(handle.readline().split()[1])
-
-    before = rchar()
-    work()
-    return rchar() - before
 
 
 @pytest.fixture(scope="module")
@@ -206,20 +193,20 @@ def test_real_games_are_read_in_one_pass_of_their_own_size(episode):
 def test_a_user_study_game_is_told_by_its_head(episode):
     path, _ = episode
     assert detect(path) == "episode-json"
-    assert bytes_read(lambda: detect(path)) < 4096 + 1024  # of 198 KB
+    assert bytes_read(lambda: detect(path)) < HEAD_BYTES + 1024  # of 198 KB
 
 
 @needs_study
 @needs_proc
 def test_a_user_study_game_is_read_whole_once_after_the_walk(overcooked, episode):
-    """All that is read of the file besides the reader's one pass: the Overcooked recognizer's 4 KiB
-    head and the JaxMARL recognizer's zip test (``zipfile.is_zipfile`` looks for the end record in
-    the last 64 KiB + 22 bytes). Before, the Overcooked recognizer read it whole as well."""
+    """All that is read of the file besides the reader's one pass: its head, read once by the registry for
+    every recognizer. Before, the Overcooked recognizer read it whole as well, and then its own head and
+    the JaxMARL recognizer's zip test (the last 64 KiB + 22 bytes)."""
     path, _ = episode
     size = path.stat().st_size
     list(read_input(path, overcooked))  # once before, so that what reading a game loads (a layout) is loaded
     read = bytes_read(lambda: list(read_input(path, overcooked)))
-    assert size <= read < size + 4096 + 65557 + 1024
+    assert size <= read < size + HEAD_BYTES + 1024
 
 
 @needs_study
@@ -273,7 +260,7 @@ def test_the_walk_sets_scenarios_aside_wherever_the_format_key_stands(tmp_path, 
     escaped = tmp_path / "escaped.json"  # the tag's slash escaped: JSON's same string
     escaped.write_text(json.dumps(files["last.json"]).replace("scenario/1", "scenario\\/1"))
     found, scenarios = game_files([tmp_path])
-    # a game with a scenario's tag is what the first grounder to recognize it says: an Overcooked game
+    # a game with a scenario's tag past its head is an Overcooked game: SAR files name their format in the head
     assert [p.name for p in found] == ["game-tagged-inside.json", "game-tagged-last.json", "game.json"]
     assert [p.name for p in scenarios] == ["escaped.json", "first.json", "last.json"]
 

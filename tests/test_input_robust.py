@@ -131,12 +131,13 @@ def test_10_gb_files_are_refused_by_their_size_before_a_byte_is_read(tmp_path):
     10 GB without): each is one line, refused by its size, under run_cli's 3 GB memory limit."""
     from fuzz_inputs import check_cli, run_cli
 
+    from strips_int.grounders import registered
+
     paths = sparse_games(tmp_path / "games")
     lines = check_cli(run_cli("strips_int.check", "overcooked", *map(str, paths)), codes=(1,))
     # (a .csv that opens as no game's CSV is told so from its first bytes, as for a file of any size)
     assert lines == [f"error: {path}: cannot read: larger than 256 MiB" if path.name != "big.csv" else
-                     f"error: {path}: not a game: no grounder (collab_capture, collab_escape, hanabi, jaxmarl, overcooked, "
-                     "sar) reads this .csv "
+                     f"error: {path}: not a game: no grounder ({', '.join(registered())}) reads this .csv "
                      "file, and a strips-int trace is JSON" for path in paths]
 
 

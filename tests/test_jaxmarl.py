@@ -7,7 +7,6 @@ extra is not installed (CI installs it).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zipfile
 
@@ -16,11 +15,12 @@ import pytest
 
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
+from strips_int.grounders import Head, kind_of
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
+pytestmark = needs_jaxmarl
 
 DOMAIN = ROOT / "domains" / "overcooked.pddl"
 RANDOM = [(layout, seed) for layout in ("cramped_room", "forced_coord") for seed in (0, 1)]
@@ -40,7 +40,7 @@ def rollouts(tmp_path_factory):
 @pytest.mark.parametrize(("layout", "seed"), RANDOM)
 def test_random_rollout_grounds_and_delivers_as_rewarded(layout, seed, domain, rollouts):
     path = rollouts / f"{layout}_{seed}.npz"
-    assert GROUNDER.recognizes(path)
+    assert GROUNDER.recognizes(Head.of(path))
     trace = read_rollout(path, domain)
     with np.load(path, allow_pickle=False) as data:
         total, steps, states = float(data["rewards"].sum()), len(data["actions"]), len(data["step"])
@@ -89,7 +89,7 @@ def test_a_state_that_does_not_follow_names_its_step(domain, rollouts, tmp_path)
 def test_a_rollout_missing_an_array_is_one_clear_error(domain, rollouts, tmp_path):
     arrays = npz_arrays(rollouts / "handover.npz")
     np.savez(tmp_path / "cut.npz", **{k: v for k, v in arrays.items() if k != "maze_map"})
-    assert GROUNDER.recognizes(tmp_path / "cut.npz")
+    assert GROUNDER.recognizes(Head.of(tmp_path / "cut.npz"))
     (result,) = GROUNDER.read(tmp_path / "cut.npz", domain)
     assert isinstance(result, StripsIntError) and str(result).endswith("cut.npz: the rollout has no 'maze_map' array")
 
@@ -110,19 +110,19 @@ def test_a_damaged_archive_is_one_clear_error(domain, rollouts, tmp_path):
 def test_other_files_are_not_rollouts(tmp_path):
     plain = tmp_path / "plain.npz"
     np.savez(plain, x=np.arange(3))
-    assert not GROUNDER.recognizes(plain)
-    assert not GROUNDER.recognizes(tmp_path / "missing.npz")
-    assert not GROUNDER.recognizes(DOMAIN)
+    assert not GROUNDER.recognizes(Head.of(plain))
+    assert kind_of(tmp_path / "missing.npz") is None
+    assert not GROUNDER.recognizes(Head.of(DOMAIN))
 
 
 def test_a_rollout_is_told_by_its_start_as_np_load_tells_an_archive(rollouts, tmp_path):
     """A rollout behind a prefix is still a zip (its directory is at the end) but not an archive np.load
-    opens, so not a rollout; the recognizer reads the first 4 bytes of other files, not their end."""
+    opens, so not a rollout; the recognizer looks at the first 4 bytes of other files' heads."""
     data = (rollouts / "handover.npz").read_bytes()
-    assert GROUNDER.recognizes(rollouts / "handover.npz")
+    assert GROUNDER.recognizes(Head.of(rollouts / "handover.npz"))
     (tmp_path / "prefixed.npz").write_bytes(b"#!/bin/sh\n" + data)
     assert zipfile.is_zipfile(tmp_path / "prefixed.npz")
-    assert not GROUNDER.recognizes(tmp_path / "prefixed.npz")
+    assert not GROUNDER.recognizes(Head.of(tmp_path / "prefixed.npz"))
     with pytest.raises(StripsIntError, match="cannot read as a numpy .npz archive"):
         read_rollout(tmp_path / "prefixed.npz", load_domain(DOMAIN))
 

@@ -6,12 +6,12 @@ output enters it, in its order; sources are taken relative to the data folder
 so the digest does not depend on where the data lies. No column is excluded:
 none varies between runs. Any changed count, figure or row fails the test.
 
-SPEC v3 section 11 (issue 28: one spare fresh object of each dispensed kind in every problem) changed
+definitions v3 section 11 (issue 28: one spare fresh object of each dispensed kind in every problem) changed
 the triggers of 5 games, in which nobody took a dish, and nothing else in these columns (the start
 commit's digest was 93b325eb...9168649): fcp/5_10_2025_17_2_9_human=0, fcp/5_10_2025_23_52_35_human=0,
 fcp/5_9_2025_14_3_5_human=1 (both players' triggers 2 -> 3), fcp/5_10_2025_23_53_58_human=1 (the
 human's 2 -> 3), fcp/5_9_2025_14_1_29_human=0 (the AI's 3 -> 4), with their % triggers and % not accepted.
-SPEC v3 section 6 (issue 27: relaxed reachability keeps negative preconditions) changed 5 more, on
+definitions v3 section 6 (issue 27: relaxed reachability keeps negative preconditions) changed 5 more, on
 counter_circuit: one hand-over on a counter that only the partner's starting cell touches is required
 (section 10), where it was optional (human_received_required and ai_given_required 0 -> 1, and in two of
 them constructive_required / constructive_optional by one): cole/5_10_2025_17_21_36_human=1,

@@ -1,4 +1,4 @@
-"""Overcooked as the field records it (SPEC v3 section 11): rules decided by the dynamics, the game's own
+"""Overcooked as the field records it (definitions v3 section 11): rules decided by the dynamics, the game's own
 reward per soup, one game per episode, spare fresh objects, what could not be checked, rollout seats.
 
 Real files: overcooked-ai's 2019 and 2020 human samples, the user-study games and ZSC-Eval rollouts in

@@ -1,4 +1,4 @@
-"""Plan files as traces (SPEC v3 section 1): one ground action a line, as Fast Downward and VAL write them,
+"""Plan files as traces (definitions v3 section 1): one ground action a line, as Fast Downward and VAL write them,
 told apart from JSON traces by content, read with ``--problem`` or the problem beside them; errors name
 the plan's line; ``evaluate`` takes a folder of plans."""
 

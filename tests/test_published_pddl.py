@@ -1,4 +1,4 @@
-"""Domains and problems read as they are published (SPEC v3 section 1): keywords in any case, the built-in
+"""Domains and problems read as they are published (definitions v3 section 1): keywords in any case, the built-in
 type ``object``, ``either`` types, action costs read and dropped, CoDMAP-15's unfactored MA-PDDL, agents
 named by type (``--agent-types``, the pragma); a domain with no agent type, other numbers and negative
 goals refused. The domains are written here in the published style (``examples/freight``: IPC style;
@@ -88,16 +88,21 @@ def test_the_agent_types_pragma_and_its_errors(tmp_path):
     only_trucks = load_domain(written(tmp_path, "trucks.pddl", "; @strips-int agent-types: truck\n" + text))
     assert only_trucks.schemas["load"].actor is None  # (either truck airplane) is not all agent types
     assert only_trucks.schemas["fly-airplane"].actor is None  # an environment action now
-    with pytest.raises(StripsIntError, match=r"pragma.pddl: agent-types: no type named 'lorry' in the domain"):
+    with pytest.raises(StripsIntError, match=r"pragma.pddl: agent-types: 'lorry' is no type nor predicate of the "
+                                             r"domain: name a type \(airplane airport .* vehicle\) or, in a domain "
+                                             r"written without types, a static unary predicate"):
         load_domain(tmp_path / "pragma.pddl", {"agent-types": ["lorry"]})
-    with pytest.raises(StripsIntError, match=r"bad.pddl: line 1: agent-types: no type named 'object' in the domain"):
+    with pytest.raises(StripsIntError, match=r"bad.pddl: line 1: agent-types: 'object' is no type nor predicate"):
         load_domain(written(tmp_path, "bad.pddl", "; @strips-int agent-types: object\n" + text))
     untyped = written(tmp_path, "untyped.pddl", "(define (domain u) (:predicates (truck ?x) (at ?x ?y))\n"
                       "(:action drive :parameters (?t ?a ?b) :precondition (and (truck ?t) (at ?t ?a))\n"
                       ":effect (and (at ?t ?b) (not (at ?t ?a)))))")
-    with pytest.raises(StripsIntError, match=r"untyped.pddl: agent-types: no type named 'truck' in the domain "
-                                             r"\(it declares no types: agents need one\)$"):
-        load_domain(untyped, {"agent-types": ["truck"]})
+    with pytest.raises(StripsIntError, match=r"untyped.pddl: agent-types: 'lorry' is no type nor predicate of the "
+                                             r"domain: name a type \(it declares none\) or, in a domain written "
+                                             r"without types, a static unary predicate \(one no action adds or "
+                                             r"deletes: truck\)$"):
+        load_domain(untyped, {"agent-types": ["lorry"]})
+    assert load_domain(untyped, {"agent-types": ["truck"]}).schemas["drive"].actor == 0
 
 
 def test_object_is_a_built_in_type(codmap):

@@ -80,7 +80,7 @@ def test_pyperplan_fallback_finds_the_same_verdict(sar):
 
 
 def test_an_idle_partners_body_blocks_the_way(overcooked):
-    # Relaxed reachability keeps negative preconditions (SPEC v3 section 6): the partner's body, idle in
+    # Relaxed reachability keeps negative preconditions (definitions v3 section 6): the partner's body, idle in
     # the corridor, is a (not (occupied ...)) nothing deletes, so the relaxation proves it (reach).
     problem = layout_problem(load_grid(CORRIDOR), overcooked)
     idle = required_cooperation(overcooked, problem, others="idle")

@@ -44,7 +44,7 @@ def compare():
 def test_every_known_layout_gets_the_planner_paths_answers(domain):
     """On every layout strips_int knows (overcooked-ai's too), each recipe: every witness executes, acts for its
     agent alone and delivers the soup, so the planner would find one too; every proof that an agent (or the
-    team) cannot is relaxed reachability's, the planner path's own code (with negative preconditions kept, SPEC
+    team) cannot is relaxed reachability's, the planner path's own code (with negative preconditions kept, definitions
     section 6, it sees an idle partner in the way). ``benchmarks/rc_fast_path.py`` runs both paths whole on
     every layout; a proof by search is checked against the planner below."""
     from strips_int.analysis.rc import BY_RELAXATION, UNSOLVABLE, required_cooperation
@@ -119,7 +119,7 @@ def test_an_ordered_soup_one_player_makes_alone_is_non_rc_whichever_order(tmp_pa
 
 def test_an_idle_partners_body_is_proven_in_the_way_without_searching(domain):
     """corridor.grid: each player's start cell stays occupied for ever when only the other acts, and every way to
-    a dispenser crosses it: relaxed reachability, keeping negative preconditions (SPEC section 6), proves each
+    a dispenser crosses it: relaxed reachability, keeping negative preconditions (definitions section 6), proves each
     projection unsolvable (reason reach; no search, no planner). The ground task holds the partner's cell as a
     fact that lasts, with no move into it."""
     from strips_int.analysis.ground_task import ground_task

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, needs_jaxmarl
 
 from strips_int.analysis.rc import required_cooperation
 from strips_int.analysis.reachability import OutOfTime, relaxed_reachable
@@ -235,7 +235,7 @@ def test_a_bad_layout_file_is_one_error_line(tmp_path, capsys, text):
 def test_environment_is_not_littered(tmp_path):
     """Fast Downward writes output.sas into the working folder; calls side by side get folders of their own.
     (asymmetric_advantages: both agents and the team are planned, three calls; the corridor's agents are
-    proven unable by relaxed reachability, SPEC v3 section 6, and need none.)"""
+    proven unable by relaxed reachability, definitions v3 section 6, and need none.)"""
     before = set(os.listdir(tmp_path))
     done, _ = rc("--layout", "asymmetric_advantages", "--jobs", "3", cwd=tmp_path)
     assert done.returncode == 0 and "non-RC" in done.stdout and done.stdout.count("solvable alone, plan of") == 2
@@ -253,7 +253,7 @@ def test_output_into_a_closed_pipe_ends_quietly():
     assert child.returncode == 141 and err == ""  # 128 + SIGPIPE, as every command line ends on a closed pipe
 
 
-@pytest.mark.parametrize("prelude", ["", "import jax.numpy; jax.numpy.zeros(1)"])
+@pytest.mark.parametrize("prelude", ["", pytest.param("import jax.numpy; jax.numpy.zeros(1)", marks=needs_jaxmarl)])
 def test_planner_children_from_a_script_on_stdin_and_beside_jax(prelude):
     """Children fork from the caller when that is safe, and from a forkserver beside JAX's threads;
     either way a caller whose main module cannot be imported again (a script on stdin) gets its verdicts."""

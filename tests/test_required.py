@@ -1,4 +1,4 @@
-"""SPEC section 10: required or optional interdependences, on hand-made SAR traces and real games."""
+"""definitions section 10: required or optional interdependences, on hand-made SAR traces and real games."""
 
 from __future__ import annotations
 

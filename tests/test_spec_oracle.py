@@ -1,4 +1,4 @@
-"""strips_int against an independent reading of SPEC v3 (``tests/spec_oracle.py``).
+"""strips_int against an independent reading of definitions v3 (``tests/spec_oracle.py``).
 
 The oracle is first checked on small traces of ``tests/data/workshop.pddl`` worked out by hand, then
 the package is compared with it on those, on the SAR examples, on random walks of four domains and on

@@ -1,4 +1,4 @@
-"""SPEC v2's new rules (sections 3, 6 and 11 and the Overcooked domain fixes), on traces worked out here."""
+"""The new rules of definitions v2 (sections 3, 6 and 11 and the Overcooked domain fixes), on traces worked out here."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def analyse(domain, problem: dict, actions: list[str]):
 def test_onion_of_an_unserved_soup_is_irrelevant(overcooked):
     # player0 hands onion1 over the counter (1 -> 2); player1 starts soup1 with it in pot pa (3), never
     # served, then makes soup2 alone in pot pb and serves it. Step 3 links on only through
-    # (hand-empty player1) to step 4: an agent's own status carries no relevance (SPEC v2 section 3), so
-    # steps 3 and 2 are irrelevant. (SPEC v1 called the pass constructive through that link.)
+    # (hand-empty player1) to step 4: an agent's own status carries no relevance (definitions v2 section 3), so
+    # steps 3 and 2 are irrelevant. (definitions v1 called the pass constructive through that link.)
     report = analyse(overcooked, kitchen(cook=True, auto_cook=False), [
         "(take-onion player0 onion1 od c1)", "(put player0 onion1 k c1)", "(take player1 onion1 k c2)",
         "(start-soup player1 onion1 soup1 pa c2)", "(take-onion player1 onion2 od c2)",
@@ -70,7 +70,7 @@ def test_third_onion_is_an_accepted_trigger(overcooked):
     # Step 1 adds (in-pot soup1 pa), which player1's plate-soup needs: a trigger. Step 5 adds
     # (size soup1 n3): no action of player1 needs it, but auto-cook does, whose (cooking soup1) feeds
     # finish-cooking, whose (ready soup1) player1's plate-soup needs: a trigger through environment
-    # actions (SPEC v2 section 6; v1 counted only steps 1 and 3). Step 3's (size soup1 n2) is needed
+    # actions (definitions v2 section 6; v1 counted only steps 1 and 3). Step 3's (size soup1 n2) is needed
     # by player1's add-ingredient (player1 can get an onion over the counter): a trigger, never taken
     # up. Steps 1 and 5 give an interdependence to step 9 (step 5 through the environment chain
     # 6 -> 7): accepted.
@@ -84,7 +84,7 @@ def test_plated_soup_handed_back_to_its_cook_is_not_a_loop(overcooked):
     # player0 cooks soup1, player1 plates it (9), puts it on the counter (10), player0 takes it (11) and
     # serves it (12). plate-soup adds (plated soup1), so the soup player0 gets back is not in the state
     # it left in: (1, 9), (5, 9) and (10, 11) are constructive. (Without (plated) its state {size n3,
-    # ready, in-soup ...} was the same at 9 and 11: three loops, as SPEC v1 with the old domain said.)
+    # ready, in-soup ...} was the same at 9 and 11: three loops, as definitions v1 with the old domain said.)
     # deliver needs only the held soup, not (ready soup1), so it receives nothing from player1's plating.
     report = analyse(overcooked, kitchen(), THIRD_ONION + [
         "(put player1 soup1 k c2)", "(take player0 soup1 k c1)", "(deliver player0 soup1 w c1)"])
@@ -111,7 +111,7 @@ COLE = SHARED_DATA / "user-study" / "cole" / "5_10_2025_15_45_18_human=1.json"
 @pytest.mark.skipif(not COLE.is_file(), reason="needs ../shared/data")
 def test_onion_of_a_real_unserved_soup_is_not_constructive(overcooked):
     # The issue's example: step 36 (t=59) takes onion4 off a counter; onion4 ends in soup2, which holds
-    # two onions and is never served. SPEC v1 called it constructive ("leads to (delivered soup1)")
+    # two onions and is never served. definitions v1 called it constructive ("leads to (delivered soup1)")
     # only through (hand-empty player0), twice.
     [trace] = read_traces(COLE, overcooked)
     report = analyze_run(overcooked, execute(trace))

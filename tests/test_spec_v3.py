@@ -1,5 +1,5 @@
-"""The rules SPEC v3 decides in sections 3, 4, 6 and 12, each on a small trace of a shop domain written
-for them, and random walks in it against the independent reading of the SPEC (``tests/spec_oracle.py``)."""
+"""The rules the definitions (v3) decide in sections 3, 4, 6 and 12, each on a small trace of a shop domain written
+for them, and random walks in it against the independent reading of the definitions (``tests/spec_oracle.py``)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_a_drop_into_a_vault_nobody_can_open_is_no_trigger(shop):
 def test_required_help_when_a_partners_body_stays_in_the_way():
     # Overcooked: p0 starts on x, the only cell next to counter k, puts an onion there and steps aside;
     # p1 steps in and takes it. Alone, p1 could never stand on x: p0 stays there in its projection, and
-    # (not (occupied x)) is kept under the relaxation. Required (SPEC sections 6 and 10).
+    # (not (occupied x)) is kept under the relaxation. Required (definitions sections 6 and 10).
     overcooked = load_domain("overcooked")
     objects = {"p0": "agent", "p1": "agent", "x": "cell", "y": "cell", "z": "cell", "k": "counter",
                "od": "onion-dispenser", "on1": "onion", "on2": "onion"}

@@ -67,7 +67,7 @@ def test_timeline_of_a_real_400_step_game_keeps_texts_inside_and_apart(game, tmp
     drawn = arrows(figure)
     assert len(drawn) == report.counts["interdependencies"] == 26
     assert sum(a.get_gid().endswith(":looping") for a in drawn) == report.counts["looping"] == 3
-    # SPEC v2 section 3: onion10 and onion12 (received at steps 150 and 156) end in soup5, which holds
+    # definitions v2 section 3: onion10 and onion12 (received at steps 150 and 156) end in soup5, which holds
     # two onions and is never served; v1 called them constructive only through (hand-empty player0).
     assert legend_texts(figure) == ["constructive (19)", "looping (3)", "irrelevant (4)"]
     # Every label names the action of a sub-task drawn at its time on its lane, and the title counts the rest.
@@ -123,7 +123,7 @@ def test_agent_graph_weights_are_the_reports_counts(game, tmp_path):
     for agent, row in data["agents"].items():
         assert sum(c for (g, _, _), c in weights.items() if g == agent) == row["given"]
         assert sum(c for (_, r, _), c in weights.items() if r == agent) == row["received"]
-    assert weights[("player1", "player0", "constructive")] == 19  # SPEC v2 (v1: 21)
+    assert weights[("player1", "player0", "constructive")] == 19  # definitions v2 (v1: 21)
     widths = {p.get_gid(): p.get_linewidth() for p in figure.axes[0].patches if p.get_gid()}
     assert max(widths, key=widths.get).startswith("agents:player1->player0:constructive")
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "a.png")
@@ -168,7 +168,7 @@ def test_influence_of_one_object_by_default(game, tmp_path):
     outside, pairs, _ = texts_outside_or_overlapping(figure, tmp_path / "i.png")
     assert outside == [] and pairs == []
     whole = plot_influence(report, whole=True)
-    assert "246 steps, 444 links" in whole.axes[0].get_title(loc="left")  # SPEC v2: deliver no longer needs (ready)
+    assert "246 steps, 444 links" in whole.axes[0].get_title(loc="left")  # definitions v2: deliver no longer needs (ready)
     assert legend_texts(whole) == ["causal link across lanes", "constructive", "looping", "irrelevant"]
     assert not whole.axes[0].texts
     outside, pairs, _ = texts_outside_or_overlapping(whole, tmp_path / "all.png")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, BaseGrounder, Kind, Option
+from ..base import GAMES, TAGGED, BaseGrounder, Claim, Head, Option
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
@@ -31,10 +31,6 @@ NO_RC = {
                      "planner that moves it at will keeps it away from every survivor, so whether one survivor "
                      "alone can escape would be a question about another game; rc is refused for collab_escape",
 }
-#: How many bytes of a file are sniffed for the episode's first line.
-HEAD_BYTES = 4096
-
-
 class CollabGrounder(BaseGrounder):
     """One Collab game's grounder (see :mod:`strips_int.grounders.base`)."""
 
@@ -50,16 +46,11 @@ class CollabGrounder(BaseGrounder):
 
         return CAPTURE_ACTIONS if self.name == "collab_capture" else ESCAPE_ACTIONS
 
-    def recognizes(self, path: Path) -> Kind | None:
-        from strips_int.files import read_head
-
+    def recognizes(self, head: Head) -> Claim | None:
+        """Episodes whose first line names this game in the ``collab-episode/1`` format (a tag)."""
         from .episode import game_of
 
-        try:
-            head = read_head(path, HEAD_BYTES).decode("utf-8", "replace")
-        except (StripsIntError, OSError):
-            return None
-        return GAMES if game_of(head) == self.name else None
+        return Claim(GAMES, TAGGED) if game_of(head.data.decode("utf-8", "replace")) == self.name else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         from .episode import read_episode

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, BaseGrounder, Kind
+from ..base import GAMES, BaseGrounder, Head, Kind
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
@@ -66,10 +66,11 @@ class _Hanabi(BaseGrounder):
 
         return NEEDED_ACTIONS
 
-    def recognizes(self, path: Path) -> Kind | None:
+    def recognizes(self, head: Head) -> Kind | None:
+        """Games by a card of the deck (:func:`.game.detect`): the format's keys."""
         from .game import detect
 
-        return GAMES if detect(path) else None
+        return GAMES if detect(head) else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         from .game import read_games

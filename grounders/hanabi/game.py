@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import MAX_INPUT_BYTES, read_json, regular_file
+from strips_int.files import read_json
 
+from ..base import Head
 from .variants import SUPPORTED, Variant, variant
 
 PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, END_GAME, END_GAME_BY_VOTE = range(6)
@@ -38,10 +39,11 @@ MAX_NAME = 100
 #: The most actions read: a game has at most a few hundred (a 60-card deck and 8 tokens allow ~100).
 MAX_ACTIONS = 10_000
 _RULE_CHANGERS = ("allOrNothing", "detrimentalCharacters")
-#: How a hanab.live game shows itself in a file's first bytes: a card of the deck, or an action object.
-_CARD_KEY, _ACTION_KEY = b'"suitIndex"', b'"target"'
+#: How a hanab.live game shows itself in a file's first bytes: a card of the deck, or one of the game's own keys
+#: that may come before it (an action's ``target``, the game's ``deck`` or ``notes``).
+_CARD_KEY = b'"suitIndex"'
 _CARD = re.compile(rb'"suitIndex"\s*:')
-_ACTION = re.compile(rb'"target"\s*:')
+_GAME_KEY = re.compile(rb'"(?:target|deck|notes)"\s*:')
 
 
 @dataclass(frozen=True)
@@ -70,22 +72,18 @@ class Game:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def detect(path: Path) -> bool:
-    """Whether ``path`` looks like a hanab.live game (never raises): a ``.json`` file whose first 4 KiB
-    hold a card of the deck, or an action object and, further on, a card (the reader parses it once)."""
-    if not path.name.lower().endswith(".json"):
+def detect(head: Head) -> bool:
+    """Whether the file of ``head`` looks like a hanab.live game (never raises): a ``.json`` file whose head
+    holds a card of the deck, or a key of the game that may come first (an action's ``target``, ``deck``,
+    ``notes``: the format fixes no key order) and, further on (:meth:`~..base.Head.whole`), a card (the
+    reader parses it once)."""
+    if not head.path.name.lower().endswith(".json"):
         return False
-    try:
-        size = regular_file(path)
-        with open(path, "rb", buffering=0) as handle:
-            start = handle.read(4096)
-            if _CARD_KEY in start:  # a substring search first: most files are no game, and have neither key
-                return bool(_CARD.search(start))
-            # the rest is read only within the input limit: a larger file is refused by its size when read
-            return (_ACTION_KEY in start and bool(_ACTION.search(start)) and size <= MAX_INPUT_BYTES
-                    and bool(_CARD.search(handle.read(MAX_INPUT_BYTES))))
-    except (OSError, ValueError, StripsIntError):  # ValueError: a NUL in the path
-        return False
+    if _CARD_KEY in head.data:  # a substring search first: most files are no game, and have neither key
+        return bool(_CARD.search(head.data))
+    # the rest is read only within the input limit: a larger file is refused by its size when read
+    return (bool(_GAME_KEY.search(head.data)) and head.size > len(head.data)
+            and (whole := head.whole()) is not None and bool(_CARD.search(whole)))
 
 
 def read_games(path: Path) -> Iterator[Game | StripsIntError]:
@@ -153,6 +151,9 @@ def game_from_json(data: Any, source: str) -> Game:
     if len(raw) > MAX_ACTIONS:
         raise StripsIntError(source, "actions", f"{len(raw)} actions; at most {MAX_ACTIONS} are read")
     hand = HAND_SIZES[len(players)] + flags["oneExtraCard"] - flags["oneLessCard"]
+    if hand * len(players) > len(deck):
+        raise StripsIntError(source, "options", f"the deal needs {hand * len(players)} cards ({len(players)} players, "
+                             f"{hand} each) and a {rules.name} deck has {len(deck)}")
     meta = {key: data[key] for key in ("id", "seed", "engine") if _plain(data.get(key))}
     return Game(source=source, players=tuple(players), deck=deck,
                 actions=tuple(_action(source, item, i) for i, item in enumerate(raw)), variant=rules, hand_size=hand,

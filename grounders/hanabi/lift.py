@@ -4,7 +4,7 @@ The problem is the game's deck and players: one object per card (``c12-red3``),
 player (``player0``), hand (``hand0``), suit and clue colour (one ``hue`` each:
 ``red`` is the red suit and the red clue), clue token (the 8 of the start, one
 per token given back and one spare, so what a player could still have done
-does not depend on what they did: SPEC section 11) and strike. Every action
+does not depend on what they did: definitions section 11) and strike. Every action
 k of the game is a step at ``t = k`` of its player, and what follows from it
 at once (the knowledge a clue gave, the card fitting or failing, the draw) is
 environment steps at the same ``t``; an end-game action is no step. The goal

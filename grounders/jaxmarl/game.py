@@ -24,7 +24,7 @@ from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
-from .record import kept_states
+from .record import kept_states, layout_name_of
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
@@ -99,7 +99,7 @@ def rollout_layout(arrays: dict[str, np.ndarray], source: str) -> Layout:
     if not rows or len({len(row) for row in rows}) != 1 or set("".join(rows)) - set(_GRID_CHARS):
         raise StripsIntError(source, None, "'grid' must hold the layout's rows as text of equal length in "
                              f"the characters {_GRID_CHARS!r}")
-    return Layout(name=str(arrays.get("layout", "custom")), rows=rows)
+    return Layout(name=layout_name_of(arrays, source), rows=rows)
 
 
 def rollout_states(fields: dict[str, np.ndarray], layout: Layout, count: int, source: str,

@@ -5,9 +5,9 @@ it; the next recorded state must be what the rules give (the recipe aside, drawn
 after a correct delivery under ``sample_recipe_on_delivery``: it must be a possible one), the
 logged reward what they pay, and ``new_correct_delivery`` what they flag. What the step did
 becomes the domain's actions, and every object keeps its identity from pile to delivery. The
-goal is the soups delivered as the recipe then asked (SPEC section 11): a wrong dish reaches no goal.
+goal is the soups delivered as the recipe then asked (definitions section 11): a wrong dish reaches no goal.
 
-What an agent knows of the recipe (SPEC sections 3-6 see it as facts, like a Hanabi clue):
+What an agent knows of the recipe (definitions sections 3-6 see it as facts, like a Hanabi clue):
 every agent knows the recipe of a layout with one possible recipe from the start; otherwise an
 agent learns it by reading a recipe indicator in its view (its ``agent_view_size`` window,
 the whole grid without one), or a button indicator while lit, on the first state it can see
@@ -367,7 +367,7 @@ class _V2Lifter:
     def _spares(self) -> None:
         """One unused fresh object of each kind a pile gives (a plate, each ingredient kind), and a soup for an
         empty pot, so that triggers and required help see what the agents could still have fetched or started
-        (SPEC section 11; a soup is not dispensed, but starting one takes a fresh one in the domain)."""
+        (definitions section 11; a soup is not dispensed, but starting one takes a fresh one in the domain)."""
         tiles = {tile for row in self.episode.layout.static for tile in row}
         if PLATE_PILE in tiles:
             self._fresh("dish", "dish")

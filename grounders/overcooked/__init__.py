@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from strips_int.model.domain import Domain
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, argument, brief, closest, of_type
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
-from ..base import GAMES, Alternative, BaseGrounder, Drawing, Kind, Option, check_actions
-from .formats import Game, detect, episode_game, human_seat, read_games
+from ..base import CONTAINER, GAMES, SHAPED, Alternative, BaseGrounder, Claim, Drawing, Head, Option, check_actions
+from .formats import Game, detect, detect_head, episode_game, human_seat, read_games
 from .layouts import (ALIASES, OLD_RULES_NAMES, Layout, overcooked_ai_layout_files, blank_starts, get_layout,
                       known_layouts, load_grid, parse_grid)
 from .lift import NEEDED_ACTIONS, agent_name, layout_grounder, layout_problem, lift_game, makeable_recipes
@@ -248,7 +248,12 @@ def states_trace(
     """
     from strips_int.model.domain import as_domain
 
-    domain = as_domain(domain)
+    for name, value in (("states", states), ("actions", actions)):
+        argument("states_trace", name, value, isinstance(value, Sequence) and not isinstance(value, (str, bytes)),
+                 "a list (of state dicts, of joint actions)")
+    of_type("states_trace", "layout", layout, (str, Layout), "a layout's name or a Layout")
+    of_type("states_trace", "source", source, str, "a name for the states in messages")
+    domain = as_domain(domain, "states_trace")
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
     terrain = layout if isinstance(layout, Layout) else None
     name = layout.name if isinstance(layout, Layout) else layout
@@ -257,7 +262,7 @@ def states_trace(
 
 
 def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple[Alternative, ...]:
-    """A layout's start problem as RC's alternative goals, under its own rules (SPEC section 8): old
+    """A layout's start problem as RC's alternative goals, under its own rules (definitions section 8): old
     rules, one problem (three of any ingredient it dispenses make a soup, recipe ``any 3``); new rules,
     one per makeable ordered recipe (:func:`~.lift.makeable_recipes`: the smallest of each set of
     ingredient kinds), done when one such soup is delivered."""
@@ -269,9 +274,13 @@ def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple
 
 
 def _rules(text: str) -> str:
-    """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
+    """``--rules``: old or new; anything else is a usage error saying which (and the one meant, if close)."""
     if text not in ("old", "new"):
-        raise ValueError(text)
+        import argparse
+
+        meant = closest(text, ("old", "new"))
+        raise argparse.ArgumentTypeError(f"need old or new, not {brief(text)}"
+                                         + (f"; did you mean {meant}?" if meant else ""))
     return text
 
 
@@ -301,8 +310,10 @@ class _Overcooked(BaseGrounder):
         #: a batch reads every game in one domain, and grounds each action once.
         self._shared: tuple[Domain, ActionGrounder] | None = None
 
-    def recognizes(self, path: Path) -> Kind | None:
-        return GAMES if detect(path) is not None else None
+    def recognizes(self, head: Head) -> Claim | None:
+        """Games by the keys of their format (:func:`.formats.detect_head`); a pickle by its container only."""
+        found = detect_head(head)
+        return None if found is None else Claim(GAMES, CONTAINER if found == "zsceval-pickle" else SHAPED)
 
     def _grounder(self, domain: Domain) -> ActionGrounder:
         if self._shared is None or self._shared[0] is not domain:

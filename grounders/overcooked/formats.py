@@ -29,8 +29,9 @@ from typing import Annotated, Any, Iterator, Literal, NamedTuple
 import msgspec
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import MAX_INPUT_BYTES, read_bytes, read_head, read_text, regular_file
+from strips_int.files import read_bytes, read_text
 
+from ..base import Head
 from .layouts import blank_starts, grids_named, known_layouts
 from .recipes import DEFAULT_COOK_TIME, INGREDIENTS, MAX_INGREDIENTS, Recipe, orders_of
 
@@ -85,7 +86,7 @@ class Game:
     ``rewards[i]``, when logged, is the reward of ``actions[i]`` (all four
     formats log it on the delivering action's own step); ``reward`` is their sum.
 
-    A game is whole (SPEC section 11: every step follows from the one before and the reward
+    A game is whole (definitions section 11: every step follows from the one before and the reward
     agrees with the trace), so its parts must fit each other, in every format: at least one
     state; as many states as joint actions (the user-study files: no state after the last
     action, which is then grounded only when it is a delivery) or one more (a final state);
@@ -103,7 +104,7 @@ class Game:
     cook_time: int = DEFAULT_COOK_TIME
     #: The rules the file names (``rules_named``: overcooked-ai's ``mdp_params.old_dynamics``, a JaxMARL
     #: rollout), else those its shape suggests (old-format soups: old), which the lifter tries first and
-    #: keeps only when the dynamics agree (SPEC section 11).
+    #: keeps only when the dynamics agree (definitions section 11).
     old_rules: bool = True
     rules_named: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
@@ -159,41 +160,40 @@ _EPISODE_KEY = re.compile(rb'"ep_(?:states|observations)"\s*:\s*\[')
 
 
 def detect(path: Path) -> str | None:
-    """The Overcooked format of ``path`` from its content, or None when it is not one (never raises).
+    """The Overcooked format of ``path`` from its content (:func:`detect_head` of its head), or None."""
+    try:
+        return detect_head(Head.of(path))
+    except StripsIntError:
+        return None
+
+
+def detect_head(head: Head) -> str | None:
+    """The Overcooked format of a file from its :class:`~..base.Head`, or None when it is not one (never raises).
 
     A JSON file must hold an object with an ``ep_states`` (or ``ep_observations``) list, at any depth,
-    recognized from its bytes without parsing (the reader parses it once): from its first 4 KiB, where
-    the files written so far have it, else from all of them when the reader would read them (at most
-    :data:`~strips_int.files.MAX_INPUT_BYTES`: a larger file is refused by its size, not read to find
-    it); a CSV's header (its first line, within :data:`_CSV_HEADER_BYTES`) must name ``state`` and
-    ``joint_action``; a pickle must open with the pickle protocol opcode (loading it is the reader's
-    work, with no classes admitted).
+    recognized from its bytes without parsing (the reader parses it once): from its head, where the
+    files written so far have it, else from all of it (:meth:`~..base.Head.whole`, within the input
+    limit: a larger file is refused by its size, not read to find it); a CSV's header (its first line,
+    within the head) must name ``state`` and ``joint_action``; a pickle must open with the pickle
+    protocol opcode (loading it is the reader's work, with no classes admitted).
     """
-    suffix = path.suffix.lower()
+    suffix = head.path.suffix.lower()
     try:
         if suffix in (".pkl", ".pickle"):
-            return "zsceval-pickle" if read_head(path, 1) == pickle.PROTO else None
+            return "zsceval-pickle" if head.data[:1] == pickle.PROTO else None
         if suffix == ".csv":
-            line, newline, _ = read_head(path, _CSV_HEADER_BYTES).partition(b"\n")
-            if not newline:  # no whole header line within the bound: no game's
+            line, newline, _ = head.data.partition(b"\n")
+            if not newline:  # no whole header line within the head: no game's
                 return None
             header = next(csv.reader([line.rstrip(b"\r").decode("utf-8")]), [])
             return "overcooked-ai-csv" if {"state", "joint_action"} <= set(header) else None
         if suffix == ".json":
-            size = regular_file(path)
-            with path.open("rb", buffering=0) as handle:
-                start = handle.read(4096)
-                found = _EPISODE_KEY.search(start) or (
-                    size <= MAX_INPUT_BYTES and _EPISODE_KEY.search(start + handle.read(MAX_INPUT_BYTES)))
+            found = _EPISODE_KEY.search(head.data) or (
+                head.size > len(head.data) and (whole := head.whole()) is not None and _EPISODE_KEY.search(whole))
             return "episode-json" if found else None
-    except (OSError, UnicodeDecodeError, csv.Error, StripsIntError):
+    except (UnicodeDecodeError, csv.Error):
         return None
     return None
-
-
-#: The longest CSV header line :func:`detect` looks for ``state`` and ``joint_action`` in (the real files'
-#: is under 400 bytes).
-_CSV_HEADER_BYTES = 1 << 16
 
 
 def read_games(path: Path, layout: str | None = None) -> Iterator[Game | StripsIntError]:
@@ -284,7 +284,7 @@ def _read_episode(data: Any, source: str, layout: str | None) -> Game:
 
 
 def _read_episodes(data: Any, source: str, layout: str | None) -> list[Game | StripsIntError]:
-    """The games of an overcooked-ai episode object (or the user-study web app's), one per episode (SPEC
+    """The games of an overcooked-ai episode object (or the user-study web app's), one per episode (definitions
     section 11); ``mdp_params.terrain`` is the terrain when present.
 
     ``ep_states`` is one episode's states, or a list of episodes' state lists (overcooked-ai's
@@ -572,7 +572,7 @@ def _read_pickle(path: Path, layout: str | None) -> Game:
                 rewards=tuple(20.0 * n for n in deliveries), meta={"stride": stride, "unchecked": _ROLLOUT_REWARD})
 
 
-#: What a ZSC-Eval rollout cannot show (SPEC section 11: said, never silently trusted).
+#: What a ZSC-Eval rollout cannot show (definitions section 11: said, never silently trusted).
 _ROLLOUT_REWARD = ("reward per soup: a ZSC-Eval rollout logs deliveries, not rewards, so 20 per delivered soup "
                    "(ZSC-Eval's delivery reward) is assumed")
 

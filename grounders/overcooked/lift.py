@@ -8,7 +8,7 @@ order); cooking is environment steps, each checked against the rules (who
 starts a pot, and after how many steps a soup is ready). The goal is the set of
 soups whose delivery earned reward, checked against the logged reward
 (:func:`rewarded_soups`). The rules are those that explain the game
-(:func:`lift_game`, SPEC section 11).
+(:func:`lift_game`, definitions section 11).
 
 Choices: a game whose last action has no following state (the user-study
 files) has that action grounded only when it is a delivery, the one action
@@ -251,7 +251,7 @@ def makeable_recipes(layout: Layout) -> list[Recipe]:
     """The layout's ordered recipes its dispensers can make, one per set of ingredient kinds, the smallest.
 
     One per kind set because whether an agent can make a soup depends on the
-    dispensers it reaches, not on how many trips it takes (SPEC is silent: the
+    dispensers it reaches, not on how many trips it takes (the definitions are silent: the
     choice keeps RC to at most three planner problems per layout).
     """
     dispensed = {STATIONS[layout.tile(p)].split("-")[0] for p in layout.positions() if layout.tile(p) in ("O", "T")}
@@ -641,7 +641,7 @@ class _Lifter:
     def end(self) -> Problem:
         """The problem of the joint actions lifted so far: the spares, the fresh objects, the rewarded goal."""
         tracker, game = self.tracker.copy(), self.game  # (a copy: an online analysis may go on)
-        for kind in self.layout.dispensed():  # SPEC section 11: one spare of each kind a dispenser gives
+        for kind in self.layout.dispensed():  # definitions section 11: one spare of each kind a dispenser gives
             tracker.new(kind)
         init = self.init | {("fresh", name) for name in tracker.created}
         values = self.layout.values if self.layout.configured else None
@@ -783,7 +783,7 @@ class _Lifter:
                                 f"ingredients, the actions inferred put in {tracker.size[soup]}")
 
 
-# -- SPEC section 11: the logged reward must agree with the deliveries; it decides the goal --------------
+# -- definitions section 11: the logged reward must agree with the deliveries; it decides the goal --------------
 
 class Rewarded(NamedTuple):
     """What :func:`rewarded_soups` finds: the goal soups and, under the old rules, the game's one reward per
@@ -804,7 +804,7 @@ def rewarded_soups(game: Game, steps: list[tuple[int, Fact]], values: Values | N
     delivered for nothing and is no goal.
 
     Old rules (``old_rules``, default the game's): every ordered soup earns one constant reward, which the
-    game itself shows (SPEC section 11: 20 in the paper's games and overcooked-ai's default, 5 in its
+    game itself shows (definitions section 11: 20 in the paper's games and overcooked-ai's default, 5 in its
     2019 human data) on its first step that delivers one; each step's reward must be exactly that per
     ordered soup it delivers. New rules: with the layout's ``values`` known the step's reward must be
     exactly what overcooked-ai's ``get_recipe_value`` gives (bonus orders included), else it must be
@@ -888,7 +888,7 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     """The problem and trace of one recorded game, validated against the domain; ``grounder`` from
     :func:`layout_grounder` for ``domain``, shared with other games (default: a new one).
 
-    The rules (SPEC section 11): ``rules`` ("old" or "new") when given, else those the file names, else
+    The rules (definitions section 11): ``rules`` ("old" or "new") when given, else those the file names, else
     those that explain the game's transitions and rewards: the ones its shape suggests first (old-format
     soups: old), the others only when these fail, so a game costs one reading unless it needs two. A game
     neither explains is one error naming, for each rule set, the first step it cannot explain.
@@ -929,7 +929,7 @@ def _unexplained(source: str, failures: list[tuple[bool, StripsIntError]]) -> St
 
 
 def _unchecked(game: Game, layout: Layout, old_rules: bool) -> str | None:
-    """What the grounder could not check in a game read under the new rules, said (SPEC section 11)."""
+    """What the grounder could not check in a game read under the new rules, said (definitions section 11)."""
     if old_rules or layout.configured:
         return None
     if game.rewards is None:

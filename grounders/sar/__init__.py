@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from strips_int.errors import StripsIntError
 
-from ..base import GAMES, START, BaseGrounder, Kind, Option
-from .tags import LOG_FORMAT, SCENARIO_FORMAT, detect, kind_of
+from ..base import GAMES, START, TAGGED, BaseGrounder, Claim, Head, Option
+from .tags import LOG_FORMAT, SCENARIO_FORMAT, detect, detect_head, kind_of
 
 if TYPE_CHECKING:
     from strips_int.model.domain import Domain
@@ -86,8 +86,10 @@ class _Sar(BaseGrounder):
 
         return NEEDED_ACTIONS
 
-    def recognizes(self, path: Path) -> Kind | None:
-        return {"log": GAMES, "scenario": START}.get(detect(path) or "")
+    def recognizes(self, head: Head) -> Claim | None:
+        """Logs (games) and scenarios (start problems) by the format tag they name (:func:`.tags.detect_head`)."""
+        kind = {"log": GAMES, "scenario": START}.get(detect_head(head) or "")
+        return None if kind is None else Claim(kind, TAGGED)
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:
         try:

@@ -12,6 +12,8 @@ from typing import Any
 
 from strips_int.errors import StripsIntError
 
+from ..base import Head
+
 LOG_FORMAT = "strips-int-sar-log/1"
 SCENARIO_FORMAT = "strips-int-sar-scenario/1"
 #: What the bytes of every SAR file hold: both format tags start so.
@@ -19,21 +21,30 @@ _TAG = b"strips-int-sar-"
 
 
 def detect(path: Path) -> str | None:
-    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file, else None.
-
-    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys); only
-    files that mention the tag are parsed, and a file that is not JSON is no SAR file. Here,
-    not in :mod:`.formats`, so that a folder walk setting scenarios aside loads no SAR world.
-    """
-    from strips_int.files import read_json
-
-    if path.suffix.lower() != ".json":
-        return None
+    """``"log"`` or ``"scenario"`` when ``path`` is a SAR file (:func:`detect_head` of its head), else None."""
     try:
-        data = read_json(path, mentioning=_TAG)
+        return detect_head(Head.of(path))
     except StripsIntError:
         return None
-    return kind_of(data)
+
+
+def detect_head(head: Head) -> str | None:
+    """``"log"`` or ``"scenario"`` when the file of ``head`` is a SAR file, else None.
+
+    Judged by the parsed top-level ``"format"`` (wherever it stands among the keys) of a file whose head
+    mentions the tag (the SAR writers put it first; a file that does not is parsed whole only when its
+    head names the format); a file that is not JSON is no SAR file. Here, not in :mod:`.formats`, so
+    that a folder walk setting scenarios aside loads no SAR world.
+    """
+    from strips_int.files import parse_json
+
+    if head.path.suffix.lower() != ".json" or _TAG not in head.data:
+        return None
+    whole = head.whole()
+    try:
+        return None if whole is None else kind_of(parse_json(whole, str(head.path)))
+    except StripsIntError:
+        return None
 
 
 def kind_of(data: Any) -> str | None:

@@ -1,9 +1,9 @@
-"""The causal links of an executed trace: relevance, and their graph on request (SPEC sections 3 and 7).
+"""The causal links of an executed trace: relevance, and their graph on request (definitions sections 3 and 7).
 
 There is one causal link per precondition fact of each step (achiever ->
 consumer). The achiever of a fact for step k is the last earlier step whose
 add list holds it (even if it already held: that is the STRIPS add list,
-which the SPEC names), else ``INIT``. Execution finds them, in its one pass
+which the definitions name), else ``INIT``. Execution finds them, in its one pass
 over the steps (:attr:`strips_int.model.trace.Run.links`).
 
 Links are kept as plain per-step tuples (a few hundred bytes a step); the
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def causal_graph(steps: Sequence[Step], links: CausalLinks, objects_of: Callable[[Fact], tuple[str, ...]]
                  ) -> nx.MultiDiGraph:
     """The links as a graph: one node per step (index, t, agent, action, kind) plus ``INIT``, one edge per
-    link keyed by its fact's PDDL text (attributes fact and objects, from ``objects_of``, SPEC section 4).
+    link keyed by its fact's PDDL text (attributes fact and objects, from ``objects_of``, definitions section 4).
     ``graph.graph["goal"]`` maps each achieved goal fact to its last achiever."""
     import networkx as nx
 
@@ -52,7 +52,7 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
 
     A step is relevant when it last achieved a goal fact, or has a causal link,
     through a fact that carries relevance (:func:`~strips_int.analysis.views.carries_relevance`),
-    to a relevant step (SPEC section 3): a backward search from the achievers. The
+    to a relevant step (definitions section 3): a backward search from the achievers. The
     last achiever of a goal fact is relevant whatever the goal fact is. ``views``:
     each step's action (:func:`~strips_int.analysis.views.view`).
     """
@@ -82,7 +82,7 @@ def relevant_steps(links: CausalLinks, views: Sequence[View]) -> dict[int, Fact]
 
 
 def influence_trajectory(graph: nx.MultiDiGraph, obj: str | None = None, since: int = 0) -> nx.MultiDiGraph:
-    """SPEC section 7: the steps at or after time ``since`` whose action mentions ``obj``, with their links.
+    """definitions section 7: the steps at or after time ``since`` whose action mentions ``obj``, with their links.
 
     ``obj`` None keeps every step from ``since`` (the whole influence graph).
     """

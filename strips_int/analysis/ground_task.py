@@ -1,12 +1,12 @@
 """A problem as the ground task a search engine is handed: every action that can ever apply, nothing more.
 
-Required cooperation (SPEC section 8) searches each agent's projection and the joint problem. The
+Required cooperation (definitions section 8) searches each agent's projection and the joint problem. The
 planner path converts the lifted problem for unified-planning and lets Fast Downward's translator
 ground it again; here the task is ground once, from what relaxed reachability already found
 (:func:`ground_actions`), and pruned by a sound fixpoint (:func:`never_applicable`): the facts that
 hold at the start and that nothing that may apply deletes (static facts, an idle partner's body) leave
 the task, so the search sees only what can change. Relaxed reachability, keeping negative
-preconditions (SPEC section 6), already leaves out the actions such facts block; the fixpoint checks
+preconditions (definitions section 6), already leaves out the actions such facts block; the fixpoint checks
 it again on the ground actions (:attr:`GroundTask.dead`, a proof that no plan exists, before any search).
 """
 

@@ -1,6 +1,6 @@
-"""Interdependences (SPEC section 4) and their classification (section 5).
+"""Interdependencies (definitions section 4) and their classification (section 5).
 
-Choices where the SPEC is silent: a causal link on an ignored predicate takes
+Choices where the definitions are silent: a causal link on an ignored predicate takes
 no part in any chain (neither the last link nor one through an environment
 step), since the pragma says such facts never link two agents.
 """
@@ -46,7 +46,7 @@ class Verdict:
 @dataclass(frozen=True)
 class Finding:
     """One interdependence with all that is said about it: its steps, facts, objects, category,
-    whether it was required (SPEC section 10) and why."""
+    whether it was required (definitions section 10) and why."""
 
     giver: Step
     receiver: Step
@@ -80,7 +80,7 @@ def step_dict(step: Step) -> dict[str, Any]:
 
 
 def fact_object(fact: Fact, agents: frozenset[str]) -> str:
-    """SPEC section 4: the first non-agent argument, else the agent, else the predicate."""
+    """definitions section 4: the first non-agent argument, else the agent, else the predicate."""
     for arg in fact[1:]:
         if arg not in agents:
             return arg
@@ -99,7 +99,7 @@ def find_interdependences(
 
 
 class Linker:
-    """The interdependences of a trace found one step at a time, each at its receiver (SPEC section 4).
+    """The interdependences of a trace found one step at a time, each at its receiver (definitions section 4).
 
     Each environment step remembers the agent steps that reach it through environment steps alone;
     steps come in trace order, so a step's work is its own links only, whatever the trace's length.
@@ -156,7 +156,7 @@ def object_states_before(
     position_predicates: frozenset[str],
     views: Sequence[View],
 ) -> dict[tuple[int, str], frozenset[Fact]]:
-    """The state (SPEC section 5) of each wanted object just before each wanted step.
+    """The state (definitions section 5) of each wanted object just before each wanted step.
 
     An object's state is the facts that mention it, less facts that mention an
     agent and facts of position predicates. ``views``: each step's action read
@@ -205,7 +205,7 @@ def classify(
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole
-    classification is linear in the number of interdependences.
+    classification is linear in the number of interdependencies.
     """
     steps = run.trace.steps
     wanted: dict[int, set[str]] = defaultdict(set)

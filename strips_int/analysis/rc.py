@@ -1,4 +1,4 @@
-"""Required cooperation (SPEC section 8): can any single agent reach the goal alone?
+"""Required cooperation (definitions section 8): can any single agent reach the goal alone?
 
 ``required_cooperation`` decides each agent's projection and the joint problem, and explains every
 agent that cannot do it alone from delete-relaxed reachability:
@@ -7,7 +7,7 @@ agent that cannot do it alone from delete-relaxed reachability:
   or (when there are alternatives) the goal becomes relaxed-reachable once the agent may also use
   those schemas;
 * **reach**: it has the schemas but cannot meet their preconditions (in Overcooked: a partner's idle
-  body in its only way, which the relaxation sees, as it keeps negative preconditions: SPEC section 6);
+  body in its only way, which the relaxation sees, as it keeps negative preconditions: definitions section 6);
 * **other**: relaxed-reachable, yet proven unsolvable.
 
 Two paths give the same verdicts, reasons and kinds of witness. The **planner path** (``search="planner"``)
@@ -169,7 +169,7 @@ def required_cooperation(
     search: str = FAST,
     progress: Callable[[str], None] | None = None,
 ) -> RCResult:
-    """Classify ``problem`` as RC / non-RC / unsolvable / unknown (SPEC section 8).
+    """Classify ``problem`` as RC / non-RC / unsolvable / unknown (definitions section 8).
 
     ``others`` is ``idle`` (the other agents stay where they are) or ``absent``
     (initial facts naming them are dropped). ``timeout`` bounds the whole
@@ -183,6 +183,21 @@ def required_cooperation(
     to ``jobs`` processes at once (default: every CPU this process may use).
     ``progress`` is told each phase as it begins. An argument outside these is an
     :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
+
+    Parameters:
+        domain: the domain.
+        problem: the problem to classify.
+        planner: a unified-planning planner's name, or ``auto``.
+        timeout: seconds of wall time for the whole classification.
+        others: ``idle`` or ``absent``: the other agents in a projection.
+        plans: joint plans to ask the planner for.
+        jobs: planner calls at once.
+        deadline: a ``time.monotonic()`` instant bounding several problems together, instead of ``timeout``.
+        search: ``fast`` or ``planner``.
+        progress: called with each phase's name as it begins.
+
+    Returns:
+        The verdict with each agent's projection, the joint problem's answer and the joint plans' reports.
     """
     whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
     for name, value, ok, need in (
@@ -238,7 +253,8 @@ def required_cooperation(
 
 #: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
 NOT_NEEDED = "not needed: {} alone is the witness"
-NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+NO_JOINT_PLAN = ("not planned: the verdict needs no joint plan (to have one, ask for K: --plans K on the command line, "
+                 "plans=K in Python)")
 
 
 def _searched(domain: Domain, problem: Problem, alone: Mapping[str, Problem], team: Reachable,

@@ -6,7 +6,7 @@ translation, which costs more than the whole analysis of a game.
 
 It is a semi-naive fixpoint: each newly reached fact is joined, as each
 positive precondition it matches, with the facts reached so far. Delete effects
-are ignored but negative preconditions are not (SPEC section 6): ``(not f)`` is
+are ignored but negative preconditions are not (definitions section 6): ``(not f)`` is
 reachable when f is false initially or some reachable action deletes f (the
 usual compilation of ``(not f)`` into a positive fact that the initial state and
 every deleter of f make true), so an action waits until each initial fact it
@@ -84,11 +84,11 @@ class Reachable:
         return tuple(out)
 
     def needers(self, ignored: Collection[str] = ()) -> dict[Fact, frozenset[str]]:
-        """For each (canonical) fact, the agents that can use it (SPEC section 6).
+        """For each (canonical) fact, the agents that can use it (definitions section 6).
 
         An agent can use a fact that a reachable ground action of its own needs,
         or that a reachable environment action needs one of whose added facts the
-        agent can use in turn: the environment chains of SPEC section 4, found as
+        agent can use in turn: the environment chains of definitions section 4, found as
         a fixpoint over the environment actions. Facts of ``ignored`` predicates
         never link (section 4), so they neither have users nor pass use along a chain.
         Computed once per exploration and ignored set (games share explorations).
@@ -255,7 +255,7 @@ def relaxed_reachable(domain: Domain, problem: Problem, actors: Collection[str] 
                       deadline: float | None = None) -> Reachable:
     """Reachable facts and actions from ``problem.init`` with delete effects ignored.
 
-    ``actors`` limits the agents that may act (a projection, SPEC section 8);
+    ``actors`` limits the agents that may act (a projection, definitions section 8);
     environment actions always may. None means every agent. The problem is
     first folded to its symmetry classes; the exploration of a folded problem
     is kept in the domain's cache (bounded, keyed by value): games on one
@@ -292,7 +292,7 @@ def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Colle
 
 
 #: The names of reachability's tables in a domain's cache, and how many entries each keeps.
-_FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 256
+_FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 32
 
 
 def _folded(domain: Domain, keyed_problem: Keyed[Problem], keep: frozenset[str], deadline: float | None
@@ -388,7 +388,7 @@ def _explore(domain: Domain, problem: Problem, actors: frozenset[str] | None, de
 
 
 class _Negated:
-    """Negative preconditions under the delete relaxation (SPEC section 6): ``(not f)`` holds when f is not
+    """Negative preconditions under the delete relaxation (definitions section 6): ``(not f)`` holds when f is not
     in the initial state, or once a reachable action deletes f. An action that needs an initial fact false
     waits for that fact's first reachable deleter."""
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from strips_int.errors import printable
-from strips_int.model.domain import Domain
+from strips_int.errors import ArgumentError, StripsIntError, of_type, printable
+from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
 
 from .causal import causal_graph, relevant_steps
+from .frames import INTERDEPENDENCE_COLUMNS, agent_rows, dataframe, interdependence_rows
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -31,6 +32,7 @@ from .triggers import AgentTasks
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class Report:
     links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
+    #: What the domain makes of the counts, said with them (a domain whose agents link only through
+    #: negative preconditions can have no interdependence: :attr:`Domain.negative_links_note`).
+    notes: tuple[str, ...] = ()
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -70,16 +75,16 @@ class Report:
 
     @property
     def required_counts(self) -> dict[str, int]:
-        """Int_cons split by SPEC section 10: constructive_required + constructive_optional = constructive."""
+        """Int_cons split by definitions section 10: constructive_required + constructive_optional = constructive."""
         constructive = [f.required for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {"constructive_required": sum(constructive), "constructive_optional": constructive.count(False)}
 
     def agent_metrics(self) -> dict[str, dict[str, Any]]:
         """Each agent's figures (the one definition ``to_dict``, the text and ``evaluate``'s rows use):
         type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
-        how many of those given and received were required (SPEC section 10, every category), and the
+        how many of those given and received were required (definitions section 10, every category), and the
         constructive ones given and received with their required part (who helped whom towards the goal:
-        ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10)."""
+        ``given_constructive`` of one agent is Int_cons's share it gave, definitions sections 5 and 10)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -101,6 +106,33 @@ class Report:
             for agent, agent_type in self.agents.items()
         }
 
+    def rows(self, table: str = "interdependencies") -> list[dict[str, Any]]:
+        """The flat rows of one of the report's tables (:mod:`~strips_int.analysis.frames`), no pandas needed.
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each) or ``"agents"`` (one row each).
+
+        Returns:
+            A list of dicts of plain values, the game in ``source``.
+        """
+        if table == "interdependencies":
+            return interdependence_rows(self.source, self.interdependencies)
+        if table == "agents":
+            return agent_rows(self.source, self.agent_metrics())
+        raise ArgumentError("Report.rows", "table", " or ".join(map(repr, TABLES)), table)
+
+    def to_frame(self, table: str = "interdependencies") -> pandas.DataFrame:
+        """The report's ``table`` as a pandas DataFrame with flat columns (``pip install 'strips_int[pandas]'``).
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why) or
+                ``"agents"`` (one row each: :meth:`agent_metrics`).
+
+        Returns:
+            A ``pandas.DataFrame``; many games' is :func:`reports_frame`.
+        """
+        return reports_frame([self], table)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``strips_int.check``)."""
         return {
@@ -116,7 +148,36 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
+
+
+#: The tables of :meth:`Report.rows`, and the columns of one without rows (every report has agents).
+TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent")}
+
+
+def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "interdependencies") -> pandas.DataFrame:
+    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (or agent) of every game,
+    the game in column ``source`` (``pip install 'strips_int[pandas]'``).
+
+        frame = reports_frame(analyze_games("overcooked", "user-study/"), "agents")
+
+    Parameters:
+        reports: reports, or what :func:`strips_int.analyze_games` yields; an error among them is raised
+            (a frame missing a game's rows would pass for the whole study: leave errors out first to skip them).
+        table: ``"interdependencies"`` (the default) or ``"agents"`` (:meth:`Report.rows`).
+
+    Returns:
+        A ``pandas.DataFrame`` with flat columns (text, numbers, booleans).
+    """
+    if table not in TABLES:
+        raise ArgumentError("reports_frame", "table", " or ".join(map(repr, TABLES)), table)
+    rows: list[dict[str, Any]] = []
+    for report in reports:
+        if isinstance(report, StripsIntError):
+            raise report
+        rows += report.rows(table)
+    return dataframe(rows, TABLES[table])
 
 
 def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
@@ -131,11 +192,13 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
 
 
 def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7 and 10,
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10,
     its steps fed in order to the one step-by-step analysis (:class:`~strips_int.analysis.stepwise.Stepwise`).
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
+    domain_argument("analyze_run", domain)
+    of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     trace = run.trace
     analysis = Stepwise(domain, trace.problem, trace.source)
     analysis.feed(trace.steps, run.links.achievers, run.new_facts)
@@ -165,7 +228,16 @@ def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) 
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=analysis.tasks.tasks(inters),
+        notes=(domain.negative_links_note,) if domain.negative_links_note else (),
     )
+
+
+#: ``meta["end"]`` of a game whose record stops before the game's end (a grounder that knows how its games end
+#: says so: Hanabi's), which the text says on the goal line.
+UNFINISHED = "unfinished"
+
+#: What the agent table's given and received columns count (the text's and the HTML report's note above it).
+AGENT_COLUMNS = "per agent, interdependencies of every category given and received, and the required ones (-req)"
 
 
 def _pct(value: float | None) -> str:
@@ -183,13 +255,17 @@ def format_text(report: Report) -> str:
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
         f"agents: {', '.join(f'{a} ({printable(roles.get(a, t))})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
-        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
+        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else "")
+        + ("; the game is unfinished: its record stops before the game's end" if report.meta.get("end") == UNFINISHED
+           else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
         f"  constructive: required {counts['constructive_required']}, optional {counts['constructive_optional']}",
+        *(f"  note: {printable(note)}" for note in report.notes),
     ]
     width = max([len(a) for a in report.agents] + [5])
+    lines.append(f"  {AGENT_COLUMNS}:")
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
         "  given-req  received-req"

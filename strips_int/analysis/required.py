@@ -1,4 +1,4 @@
-"""Required or optional interdependences (SPEC section 10).
+"""Required or optional interdependencies (definitions section 10).
 
 An interdependence is **required** when its receiver's agent, acting alone
 with the environment (the other agents idle where they stand), reaches none
@@ -12,7 +12,7 @@ first folded to its classes' representatives; games on one layout then fold
 to one problem (on the user study, all of them), and each agent's
 reachability is computed once for it (kept in the domain's cache: bounded,
 keyed by value, never by identity). Objects that are not interchangeable do
-not stand in for each other (SPEC section 10): a kit held by a partner makes
+not stand in for each other (definitions section 10): a kit held by a partner makes
 the hand-over required even when another kit lies elsewhere.
 
 The reason of a required one is a lifted regression from the linking fact
@@ -59,7 +59,7 @@ class Need:
 
 
 #: The names of required help's tables in a domain's cache, and how many entries each keeps.
-_ALONE, _REASONS = ("required: alone", 256), ("required: reasons", 4096)
+_ALONE, _REASONS = ("required: alone", 64), ("required: reasons", 4096)
 
 
 def _alone(domain: Domain, problem: Keyed[Problem], agent: str) -> frozenset[Fact]:

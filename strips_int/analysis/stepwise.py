@@ -1,4 +1,4 @@
-"""The analysis of a game one step at a time: what each step says as it is taken (SPEC section 15).
+"""The analysis of a game one step at a time: what each step says as it is taken (definitions section 15).
 
 Every report is made this way: :func:`~strips_int.analysis.report.analyze_run` feeds an executed trace's
 steps to a :class:`Stepwise`, and :mod:`strips_int.online` feeds steps as a game is played. At each step,
@@ -30,7 +30,7 @@ from .views import View, analysis_lens, view
 @dataclass(frozen=True)
 class StepResult:
     """What one step says as it is taken: the interdependences whose receiver it is (by giver, with each
-    giver's step in ``givers``), whether it is a sub-task and whether a trigger (SPEC section 15)."""
+    giver's step in ``givers``), whether it is a sub-task and whether a trigger (definitions section 15)."""
 
     step: Step
     interdependences: tuple[Interdependence, ...]
@@ -62,7 +62,7 @@ class Stepwise:
         objects = problem.objects
         kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
         self.agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
-        if not self.agent_types:  # SPEC section 1: never zero agents and empty counts
+        if not self.agent_types:  # definitions section 1: never zero agents and empty counts
             raise StripsIntError(source, f"problem {problem.name}", "no agents: no object is of an agent type ("
                                  + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
         self.domain = domain

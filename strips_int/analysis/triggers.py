@@ -1,10 +1,10 @@
-"""Sub-tasks, triggers and accepted triggers per agent (SPEC section 6).
+"""Sub-tasks, triggers and accepted triggers per agent (definitions section 6).
 
 A trigger makes true a fact that another agent can use: some
 relaxed-reachable ground action of another agent needs it, directly or
 through environment actions whose added facts that agent can use in turn
 (:meth:`~strips_int.analysis.reachability.Reachable.needers`). Facts of ignored
-predicates never make a trigger, as they never link two agents (SPEC section 1).
+predicates never make a trigger, as they never link two agents (definitions section 1).
 """
 
 from __future__ import annotations
@@ -39,10 +39,11 @@ class AgentTasks:
 
 
 class TaskFinder:
-    """Each agent's sub-tasks and triggers found one step at a time (SPEC section 6), and at the end its
+    """Each agent's sub-tasks and triggers found one step at a time (definitions section 6), and at the end its
     accepted triggers (those that gave an interdependence, which only the rest of the game tells).
 
-    ``ignored``: the domain's ignored predicates; ``needers(fact)`` gives the agents that can use ``fact``.
+    ``ignored``: the domain's ignored predicates; ``needers(fact)`` gives the agents that can use ``fact``
+    (definitions section 6).
     """
 
     def __init__(self, agents: Iterable[str], ignored: frozenset[str], needers: Callable[[Fact], frozenset[str]]
@@ -54,8 +55,9 @@ class TaskFinder:
         self.last_trigger: int | None = None  # the index of the last trigger found
 
     def step(self, index: int, actor: str, new_facts: Iterable[Fact]) -> bool:
-        """Sub-task ``index`` of ``actor`` (a step that is not navigation, :attr:`~strips_int.analysis.views.View.subtask`) with the facts
-        it newly made true: whether it is a trigger (then also :attr:`last_trigger`)."""
+        """Sub-task ``index`` of ``actor`` (a step that is not navigation:
+        :attr:`~strips_int.analysis.views.View.subtask`) with the facts it newly made true: whether it is a
+        trigger (then also :attr:`last_trigger`)."""
         subtasks, triggers = self.found[actor]
         subtasks.append(index)
         users, ignored = self.users, self.ignored

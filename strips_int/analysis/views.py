@@ -2,7 +2,7 @@
 
 Grounders share ground actions between the games of a layout, so which
 preconditions carry relevance or may link two agents, which effects change
-an object's state (SPEC sections 3-6) and whether the action is a sub-task
+an object's state (definitions sections 3-6) and whether the action is a sub-task
 are computed once per action (kept in :attr:`GroundAction.memo`), not once
 per step or per game.
 """
@@ -65,11 +65,11 @@ class View:
 
     ``carrying`` holds the positions, in the action's ``pre`` (in that frozenset's own iteration
     order, the order of :attr:`~strips_int.model.trace.CausalLinks.achievers`), of the facts that carry
-    relevance (SPEC section 3) and ``linking`` those that may link two agents (not ignored), with
+    relevance (definitions section 3) and ``linking`` those that may link two agents (not ignored), with
     the facts; static facts are left out of both (their achiever is always ``INIT``).
-    ``deletes``/``adds`` the effects that change an object's state (SPEC section 5), each with the
+    ``deletes``/``adds`` the effects that change an object's state (definitions section 5), each with the
     objects it mentions, and ``touches`` all those objects; ``subtask`` whether it is an agent's
-    sub-task (not navigation, SPEC section 6: decided on the ground step).
+    sub-task (not navigation, definitions section 6: decided on the ground step).
     """
 
     carrying: tuple[int, ...]
@@ -90,7 +90,7 @@ def view(action: GroundAction, context: Lens) -> View:
 
 
 def carries_relevance(fact: Fact, ignored: frozenset[str], agents: frozenset[str]) -> bool:
-    """SPEC section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
+    """definitions section 3: bookkeeping (an ignored predicate) and an agent's own status carry no relevance.
 
     An agent's own status is a fact with arguments, all of them agents, such as
     ``(hand-empty player0)``: freeing one's hands for the next task does not make
@@ -118,7 +118,7 @@ def _view(action: GroundAction, context: Lens) -> View:
 
 
 def _changes(facts: frozenset[Fact], context: Lens) -> tuple[tuple[Fact, tuple[str, ...]], ...]:
-    """The effects that change an object's state (SPEC section 5), each with its objects."""
+    """The effects that change an object's state (definitions section 5), each with its objects."""
     positions, agents = context.positions, context.agents
     return tuple([(fact, fact[1:]) for fact in facts
                   if len(fact) > 1 and fact[0] not in positions and agents.isdisjoint(fact[1:])])

@@ -1,7 +1,8 @@
 """Required cooperation of many start problems (``rc --all-layouts``, ``rc --grid F1 F2 ...``): a table row each.
 
 A start problem is named by a name (a layout, a grid file, a scenario file) and the grounders that
-may know it, asked in turn through the registry (:func:`strips_int.grounders.start_alternatives`);
+may know it, each asked through the registry (:func:`strips_int.grounders.start_alternatives`; two
+that know it are an error);
 it is classified under its own rules as "some goal" (:func:`strips_int.analysis.rc.some_goal`) in a
 child process of its own (:func:`strips_int.planners.bounded.run_all`), so that the time limit bounds
 all of it, relaxed reachability included: a classification still running then is killed with what
@@ -37,12 +38,12 @@ TABLE_COLUMNS = ("layout", "rules", "recipe", "verdict", "reason", "joint_plan_l
 
 @dataclass(frozen=True)
 class Start:
-    """A start problem to classify: its name, the grounders that may know it (asked in turn) and their
-    options by ``dest`` (``grid``, ``soups``, ...)."""
+    """A start problem to classify: its name, the grounders that may know it (each asked) and each one's
+    own options by ``dest`` (``grid``, ``soups``, ...), by grounder name."""
 
     name: str
     grounders: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,24 +72,31 @@ class Outcome:
 
 
 def alternatives(domains: Mapping[str, Domain], start: Start) -> tuple[Domain, tuple[Alternative, ...]]:
-    """The domain and alternative goals of ``start``: the first of its grounders that knows the name
-    answers (so ``--layout NAME`` reaches JaxMARL's layouts where no Overcooked layout has that name);
-    when none does, the first one's error. ``domains`` holds each grounder's domain by name (or the
-    one domain the user named)."""
-    found = registered()
+    """The domain and alternative goals of ``start``, from the one of its grounders that knows the name
+    (so ``--layout NAME`` reaches JaxMARL's layouts where no Overcooked layout has that name, and a
+    plug-in's where neither has it); two that know it are one error naming both, whatever their order;
+    when none does, the first one's error. ``domains`` holds each grounder's domain by name (or the one
+    domain the user named)."""
+    found, own = registered(), dict(start.options)
     first: StripsIntError | None = None
+    known: list[tuple[str, Domain, tuple[Alternative, ...]]] = []
     for name in start.grounders:
         grounder = found[name]
         domain = domains.get(grounder.domain) or next(iter(domains.values()))
-        options = dict(start.options)
+        options = dict(own.get(name, ()))
         try:
-            known = guarded(start.name, "reading",
-                            lambda: start_alternatives(grounder, start.name, domain, **options))
+            answer = guarded(start.name, "reading", lambda: start_alternatives(grounder, start.name, domain, **options))
         except StripsIntError as exc:
             first = first or exc
             continue
-        if known:
-            return domain, known
+        if answer:
+            known.append((name, domain, answer))
+    if len(known) > 1:
+        raise StripsIntError(start.name, None, f"two grounders have a start problem of this name, {known[0][0]} "
+                             f"(domain {found[known[0][0]].domain}) and {known[1][0]} (domain "
+                             f"{found[known[1][0]].domain}): name the domain to choose")
+    if known:
+        return known[0][1], known[0][2]
     raise first or StripsIntError(start.name, None, f"no grounder has a start problem named {start.name!r}")
 
 

@@ -25,13 +25,14 @@ from .contract import (Parser, add_domain_argument, add_grounder_options, add_pr
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
-        description="Find who helped whom in recorded multi-agent traces (interdependences, "
+        description="Find who helped whom in recorded multi-agent traces (interdependencies, "
         "their categories, triggers).",
     )
     add_domain_argument(parser)
     parser.add_argument("traces", type=Path, nargs="+", metavar="TRACE",
                         help="strips-int-trace/1 JSON files, plan files (one ground action a line), or raw "
-                        "games a grounder reads (Overcooked, JaxMARL, SAR logs, Hanabi)")
+                        "games an installed grounder reads (Overcooked, JaxMARL, SAR, Hanabi, Collab and football logs "
+                        "among them)")
     parser.add_argument("--problem", type=Path, help="PDDL problem file for every trace (overrides the trace's "
                         "own) or plan (default: the problem beside the plan)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per trace per line")
@@ -69,7 +70,8 @@ class _Outputs:
 
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.check") -> int:
-    args = build_parser(prog).parse_args(argv)
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     from strips_int.analysis.report import format_text
     from strips_int.batch.games import analyze_file
     from strips_int.model.problem import load_problem
@@ -85,6 +87,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
             if args.problem else None
     except StripsIntError as exc:
         return fail(swapped_arguments(args.domain, args.traces, prog) or exc)
+    options = grounder_options(parser, args, domain)
     outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:
@@ -94,7 +97,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
             print(f"error: {path}: a folder; check reads game files, evaluate a folder of them "
                   f"({evaluate} {args.domain} {path} --out DIR)", file=sys.stderr, flush=True)
             continue
-        for report in analyze_file(domain, path, problem, **grounder_options(args)):
+        for report in analyze_file(domain, path, problem, **options):
             try:
                 if isinstance(report, StripsIntError):
                     raise report

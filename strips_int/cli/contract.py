@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Literal, NoReturn, Sequence
 
-DOMAIN_HELP = "PDDL domain file, or a packaged domain by name (hanabi, overcooked, sar)"
+DOMAIN_HELP = ("PDDL domain file, or a packaged or plug-in domain by name (overcooked, hanabi, football and "
+               "others)")
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), and of one interrupted (128 + SIGINT).
 BROKEN_PIPE, INTERRUPTED = 141, 130
 
@@ -27,7 +29,27 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         text = " ".join(message.split())
-        self.exit(2, f"{self.prog}: error: {text[:300]} (usage: {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {text[:300]}{self.did_you_mean(text)} (usage: {self.prog} --help)\n")
+
+    def did_you_mean(self, message: str) -> str:
+        """``; did you mean check?`` for an argparse error about a mistyped choice (a subcommand, ``--rules``)
+        or option (``--jsn``), from the choices or options there are (:func:`~strips_int.errors.closest`);
+        empty when nothing is close. (Python 3.14's ``suggest_on_error`` does the same; 3.10 must be served.)"""
+        from strips_int.errors import closest
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            meant = closest(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)) or choice.group(2).split(", "))
+            return f"; did you mean {meant}?" if meant else ""
+        unknown = re.search(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            words = unknown.group(1).split()
+            meant = [(word, close) for word in words if word.startswith("-")
+                     and (close := closest(word.split("=")[0], self._option_string_actions))]
+            if len(words) == 1:
+                return "".join(f"; did you mean {close}?" for _, close in meant)
+            return "".join(f"; {word}: did you mean {close}?" for word, close in meant)
+        return ""
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:
@@ -109,19 +131,87 @@ def add_domain_argument(parser: argparse.ArgumentParser, **kwargs: Any) -> None:
 
 def add_grounder_options(parser: argparse.ArgumentParser, use: Literal["read", "start"] | None = None,
                          several: bool = False) -> None:
-    """The registered grounders' options, declared once by the grounders themselves: those for reading
-    games (``read``), for start problems (``start``, RC), or all (None). ``several``: an option that
-    names a start problem takes one or more values (a list)."""
-    from strips_int.grounders import all_options
+    """The registered grounders' options, declared by the grounders themselves: those for reading games
+    (``read``), for start problems (``start``, RC), or all (None). One argument per flag, whoever declares
+    it, kept as the text given (:func:`given_flags`): each grounder converts it by its own type when the
+    command routes it there (:func:`converted`). ``several``: a flag some grounder names start problems
+    with takes one or more values (a list)."""
+    from strips_int.grounders import declared
 
     group = parser.add_argument_group("grounder options (raw games)" if use == "read" else "grounder options")
-    for option in all_options():
-        if use is None or option.use in (use, "both"):
-            group.add_argument(option.flag, dest=option.dest, help=option.help, metavar=option.metavar,
-                               type=option.type, **({"nargs": "+"} if several and option.names else {}))
+    for flag, owners in declared(use).items():
+        helps = [option.help for _, option in owners]
+        text = helps[0] if len(set(helps)) == 1 else "; ".join(f"{g.name}: {o.help}" for g, o in owners)
+        metavar = "|".join(dict.fromkeys(o.metavar or o.dest.upper() for _, o in owners))
+        many = several and any(o.names for _, o in owners)
+        group.add_argument(flag, dest=_dest(flag), help=text.replace("%", "%%"), metavar=metavar,
+                           **({"nargs": "+"} if many else {}))
 
 
-#: The domain pragmas a command line can add to (SPEC section 1), with what each names.
+def _dest(flag: str) -> str:
+    """The namespace attribute a grounder flag's text is kept in (never a grounder's ``dest``)."""
+    return "grounder" + flag
+
+
+def given_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The grounder flags given on the command line, as their text (a list where several values are taken)."""
+    prefix = _dest("")
+    return {key.removeprefix(prefix): value for key, value in vars(args).items()
+            if key.startswith(prefix) and value is not None}
+
+
+def converted(parser: argparse.ArgumentParser, grounder: Any, given: dict[str, Any], several: bool = False
+              ) -> dict[str, Any]:
+    """Of the flags ``given``, those ``grounder`` declares, by its ``dest``, each converted by its own type;
+    a value the type refuses is a usage error naming the flag (and the grounder, when ``several`` declare
+    it). A list of one value is that value, except for an option that names start problems."""
+    found = {}
+    for option in grounder.options:
+        if option.flag not in given:
+            continue
+        raw = given[option.flag]
+        if isinstance(raw, list) and (len(raw) == 1 or not option.names):
+            raw = raw[0] if len(raw) == 1 else raw
+        found[option.dest] = ([_typed(parser, option, grounder.name if several else None, v) for v in raw]
+                              if isinstance(raw, list) else _typed(parser, option, grounder.name if several else None,
+                                                                   raw))
+    return found
+
+
+def _typed(parser: argparse.ArgumentParser, option: Any, owner: str | None, text: str) -> Any:
+    """``text`` by ``option.type``, as argparse would report a refusal (``invalid int value: 'x'``)."""
+    try:
+        return option.type(text)
+    except argparse.ArgumentTypeError as exc:
+        why = str(exc)
+    except (TypeError, ValueError):
+        why = f"invalid {getattr(option.type, '__name__', 'value')} value: {text!r}"
+    parser.error(f"argument {option.flag}{f' ({owner})' if owner else ''}: {why}")
+
+
+def grounder_options(parser: argparse.ArgumentParser, args: argparse.Namespace, domain: Any) -> dict[str, Any]:
+    """The grounder options given for reading games, by ``dest``: each flag goes to the grounders of
+    ``domain`` that declare it (those of another domain cannot read a game of this one), else, for a
+    domain no grounder is of (a variant's own file), to every grounder declaring it; each converts the
+    text by its own type. Two of them reading one value into one ``dest`` differently is a usage error."""
+    from strips_int.grounders import declared
+
+    given, owners, found = given_flags(args), declared("read"), {}
+    for flag in given:
+        grounders = list(dict.fromkeys(g for g, _ in owners[flag] if g.domain == domain.name)) or \
+            list(dict.fromkeys(g for g, _ in owners[flag]))
+        readers: dict[str, str] = {}
+        for grounder in grounders:
+            for dest, value in converted(parser, grounder, {flag: given[flag]}, len(grounders) > 1).items():
+                if dest in found and found[dest] != value:
+                    parser.error(f"argument {flag}: {readers.get(dest, 'another grounder')} and {grounder.name} "
+                                 f"read {given[flag]!r} differently")
+                found[dest] = value
+                readers.setdefault(dest, grounder.name)
+    return found
+
+
+#: The domain pragmas a command line can add to (definitions section 1), with what each names.
 PRAGMA_OPTIONS = {
     "agent-types": ("TYPE", ("the agents' types, for a domain without a type agent (IPC: --agent-types truck "
                              "airplane); adds to the domain's agent-types pragma")),
@@ -146,20 +236,14 @@ def domain_of(args: argparse.Namespace, name: Any = None) -> Any:
     """The domain ``args.domain`` (or ``name``) names, with the pragmas given on the command line; what it
     read and dropped (action costs) is said once, on standard error."""
     from strips_int.errors import guarded
+    from strips_int.grounders import domain_path
     from strips_int.model.domain import load_domain
 
-    path = args.domain if name is None else name
+    path = domain_path(args.domain if name is None else name)
     domain = guarded(str(path), "domain", lambda: load_domain(path, pragmas(args)))
     for note in domain.notes:
         print(f"note: {note}", file=sys.stderr)
     return domain
-
-
-def grounder_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The grounder options given on the command line, by ``dest``."""
-    from strips_int.grounders import all_options
-
-    return {o.dest: getattr(args, o.dest) for o in all_options() if getattr(args, o.dest, None) is not None}
 
 
 def version() -> str:

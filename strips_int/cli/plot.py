@@ -30,8 +30,8 @@ from .contract import (Parser, add_domain_argument, add_grounder_options, add_pr
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description="Figures for papers.")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
-                       ("influence", "the object-influence graph (SPEC section 7)")):
+    for name, text in (("timeline", "lanes per agent, interdependencies as arrows"),
+                       ("influence", "the object-influence graph (definitions section 7)")):
         command = commands.add_parser(name, help=text)
         add_domain_argument(command)
         command.add_argument("trace", type=Path, help="a trace, plan file or raw game (its first game is drawn)")
@@ -40,7 +40,7 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
                                               help="only time steps T0..T1 (either may be left out)")
     influence = commands.choices["influence"]
-    influence.add_argument("--object", help="the object to follow (default: the one most interdependences name)")
+    influence.add_argument("--object", help="the object to follow (default: the one most interdependencies name)")
     influence.add_argument("--all", action="store_true", help="every step of the game, in agent lanes")
     influence.add_argument("--since", type=int, default=0, help="from this time step (default 0)")
     agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")
@@ -62,14 +62,14 @@ def add_readers(command: argparse.ArgumentParser) -> None:
     add_grounder_options(command, "read")
 
 
-def reading(args: argparse.Namespace) -> tuple[Domain, dict[str, Any]]:
+def reading(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Domain, dict[str, Any]]:
     """The domain (with the pragmas given) and what games are read with: ``problem`` and grounder options."""
     from strips_int.model.problem import load_problem
 
     domain = domain_of(args)
     problem = guarded(str(args.problem), "problem", lambda: load_problem(domain, args.problem)) \
         if args.problem else None
-    return domain, {**grounder_options(args), **({"problem": problem} if problem is not None else {})}
+    return domain, {**grounder_options(parser, args, domain), **({"problem": problem} if problem is not None else {})}
 
 
 def first_report(domain: Domain, trace_path: Path, **options: Any) -> Report:
@@ -88,7 +88,8 @@ def raised(result: Report | StripsIntError) -> Report:
 
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.plot") -> int:
-    args = build_parser(prog).parse_args(argv)
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     from strips_int.visualize import parse_window, plot_agents, plot_influence, plot_summary, plot_timeline, save
 
     try:
@@ -97,17 +98,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.pl
             figure = guarded(str(args.summary), "summary", lambda: plot_summary(args.summary))
         elif args.command == "timeline":
             window = parse_window(args.window) if args.window else None
-            domain, options = reading(args)
+            domain, options = reading(parser, args)
             report = first_report(domain, args.trace, **options)
             figure = guarded(report.source, "timeline", lambda: plot_timeline(report, window=window))
         elif args.command == "agents":
-            domain, options = reading(args)
+            domain, options = reading(parser, args)
             reports = [raised(result).to_dict() for result in analyze_games(domain, *args.paths, **options)]
             if not reports:
                 raise StripsIntError(" ".join(map(str, args.paths)), None, "no game files")
             figure = guarded(" ".join(map(str, args.paths)), "agents", lambda: plot_agents(reports))
         else:
-            domain, options = reading(args)
+            domain, options = reading(parser, args)
             report = first_report(domain, args.trace, **options)
             figure = guarded(report.source, "influence",
                              lambda: plot_influence(report, args.object, args.since, whole=args.all))

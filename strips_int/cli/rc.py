@@ -22,8 +22,8 @@ from typing import Any, Sequence
 
 from strips_int.errors import StripsIntError, brief
 
-from .contract import (DOMAIN_HELP, Parser, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options)
+from .contract import (DOMAIN_HELP, Parser, add_grounder_options, add_pragma_options, command, converted, domain_of,
+                       fail, given_flags)
 
 #: The most soups ``--soups`` asks for. Each soup adds five objects (soup, dish, three ingredients) to every
 #: planner problem; no layout was classified with 68 within 60 s, most stopped at 20 to 45
@@ -38,7 +38,7 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
     parser = Parser(
         prog=prog,
         description="Does a problem require cooperation? Decides each agent's projection and the joint "
-        "problem (SPEC section 8) and analyses a joint plan's interdependences.",
+        "problem (definitions section 8) and analyses a joint plan's interdependencies.",
     )
     parser.add_argument("domain", nargs="?", help=f"{DOMAIN_HELP} (default: the domain of the grounder whose "
                         "start problem is asked for)")
@@ -75,11 +75,17 @@ def check_numbers(args: argparse.Namespace) -> str | None:
         "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
         "plans": (args.plans is None or 1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
         "jobs": (args.jobs is None or 1 <= args.jobs <= MAX_JOBS, f"from 1 to {MAX_JOBS} jobs"),
-        "soups": (getattr(args, "soups", None) is None or 1 <= args.soups <= MAX_SOUPS,
-                  f"at least 1 soup and at most {MAX_SOUPS}"),
     }
     return next((f"argument --{dest}: need {need}, not {brief(getattr(args, dest, None))}"
                  for dest, (ok, need) in needs.items() if not ok), None)  # NaN fails every comparison
+
+
+def check_soups(found: Sequence[Any]) -> str | None:
+    """``--soups`` outside its limits (a grounder option: checked once each grounder has read it), as a
+    usage error; None when it is within them or not given."""
+    soups = {value for start in found for _, options in start.options for dest, value in options if dest == "soups"}
+    wrong = next((n for n in sorted(soups) if not 1 <= n <= MAX_SOUPS), None)
+    return None if wrong is None else f"argument --soups: need at least 1 soup and at most {MAX_SOUPS}, not {wrong}"
 
 
 def check_out(out: Path | None) -> str | None:
@@ -100,37 +106,49 @@ def check_out(out: Path | None) -> str | None:
 def starts(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[dict[str, Any], list[Any]]:
     """The domains by name and the start problems the arguments name (:class:`~strips_int.batch.layouts.Start`).
 
-    ``--all-layouts``: every name every grounder knows (of the named domain). Else the grounders that
-    declare a given option are asked, the one declaring most of the given options first (registry order
-    breaks ties); the first given option of the first one that names start problems gives one start
-    problem per value (a folder: its files of the option's suffixes), and each is asked of those
-    grounders in turn, so ``--layout NAME`` reaches JaxMARL's layouts when no Overcooked layout has that name.
+    Each grounder flag given goes to the grounders (of the named domain, when one is named) that declare
+    it, converted by each one's own type. ``--all-layouts``: every name every such grounder knows. Else
+    the first flag given that names start problems (declared with ``names``, else the first given) gives a start
+    problem per value (a folder: its files of the option's suffixes), asked of every grounder declaring
+    that flag: the one that knows the name answers, two that know it are one error naming both
+    (:func:`strips_int.batch.layouts.alternatives`), so ``rc --layout corridor`` is Overcooked's whatever
+    else declares ``--layout``.
     """
     from strips_int.batch.layouts import Start
-    from strips_int.grounders import own_options, registered, start_names
+    from strips_int.grounders import declared, registered, start_names
 
-    given = {dest: value[0] if isinstance(value, list) and len(value) == 1 else value
-             for dest, value in grounder_options(args).items()}
+    given = given_flags(args)
     named = domain_of(args) if args.domain else None
-    fits = [g for g in registered().values() if named is None or g.domain == named.name]
+    everyone = declared("start")
+    owners = {flag: list(dict.fromkeys(g for g, _ in found if named is None or g.domain == named.name))
+              for flag, found in everyone.items()}
+    for flag in given:
+        if not owners[flag]:
+            takers = ", ".join(dict.fromkeys(g.name for g, _ in everyone[flag]))
+            parser.error(f"argument {flag}: no grounder of the {named.name} domain takes it ({takers} do)")
     if args.all_layouts:
-        chosen = [g for g in fits if start_names(g)]
-        found = [Start(name, (g.name,), tuple(own_options(g, given).items())) for g in chosen
-                 for name in start_names(g)]
+        chosen = [g for g in registered().values() if (named is None or g.domain == named.name) and start_names(g)]
+        found = [Start(name, (g.name,), ((g.name, tuple(converted(parser, g, given).items())),))
+                 for g in chosen for name in start_names(g)]
     else:
-        chosen = sorted((g for g in fits if any(o.dest in given for o in g.options)),
-                        key=lambda g: -sum(o.dest in given for o in g.options))
-        mine = [o for g in chosen[:1] for o in g.options if o.dest in given]
-        option = next((o for o in mine if o.names), mine[0] if mine else None)
-        if option is None:
+        naming = [f for f in given if any(o.names for _, o in everyone[f])] or list(given)
+        if not naming:
             return ({named.name: named} if named else {}), []
-        several = [o.flag for g in chosen for o in g.options
-                   if o.dest != option.dest and isinstance(given.get(o.dest), list)]
+        flag = naming[0]  # the first declared: --layout NAME --grid FILE is the grid, named NAME
+        several = [f for f in given if f != flag and isinstance(given[f], list) and len(given[f]) > 1]
         if several:
-            parser.error(f"only {option.flag} may name several start problems, not {several[0]}")
-        values = given[option.dest] if isinstance(given[option.dest], list) else [given[option.dest]]
-        found = [Start(str(value), tuple(g.name for g in chosen), tuple({**given, option.dest: value}.items()))
-                 for value in _values(values, option.suffixes)]
+            parser.error(f"only {flag} may name several start problems, not {several[0]}")
+        chosen = owners[flag]
+        for other in given:
+            if not set(owners[other]) & set(chosen):
+                parser.error(f"argument {other}: not taken by {', '.join(g.name for g in chosen)}, whose start "
+                             f"problems {flag} names")
+        values = given[flag] if isinstance(given[flag], list) else [given[flag]]
+        suffixes = tuple(dict.fromkeys(x for _, o in everyone[flag] if o.names for x in o.suffixes))
+        found = [Start(value, tuple(g.name for g in chosen),
+                       tuple((g.name, tuple(converted(parser, g, {**given, flag: value}, len(chosen) > 1).items()))
+                             for g in chosen))
+                 for value in _values(values, suffixes)]
     domains = {named.name: named} if named else {g.domain: domain_of(args, g.domain) for g in chosen}
     return domains, found
 
@@ -142,8 +160,12 @@ def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
     for value in values:
         folder = Path(value)
         if suffixes and folder.is_dir():
-            found += sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
+            inside = sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
                             key=lambda p: Path(p).parts)
+            if not inside:
+                raise StripsIntError(value, None, f"a folder with no start problem in it (no {' or '.join(suffixes)} "
+                                     "file)")
+            found += inside
         else:
             found.append(value)
     return found
@@ -185,6 +207,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
             output_file(args.out, parent=True)  # before planning: a FIFO there would block the writing
         resolve_planner(args.planner)  # an unknown or missing planner is refused before anything is read
         domains, found = starts(args, parser)
+        if (wrong := check_soups(found)) is not None:
+            print(f"{parser.prog}: error: {wrong}", file=sys.stderr)
+            return 2
         several = args.all_layouts or len(found) > 1 or any(Path(v).is_dir() for v in _named_values(args))
         if several or args.out is not None or args.scheduler:
             if not found:
@@ -210,9 +235,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
 
 
 def _named_values(args: argparse.Namespace) -> list[str]:
-    from strips_int.grounders import all_options
-
-    return [v for o in all_options() if o.names for v in (getattr(args, o.dest, None) or [])]
+    """The values of the grounder flags given several values (those that name start problems)."""
+    return [v for value in given_flags(args).values() if isinstance(value, list) for v in value]
 
 
 def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser, domains: dict[str, Any]

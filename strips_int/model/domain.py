@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, argument, brief, closest, cut, of_type, path_argument
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
 from .cache import Cache
+from .factored import agent_files, one_name, union
 from .pddl import MAX_PDDL_BYTES, ROOT_TYPE, conjuncts, domain_parser, parse, single_type, types_of, unique
 from .published import dropped_by_pddl, readable
 from .task import Fact, GroundAction
@@ -29,15 +30,16 @@ Term = int | str
 Template = tuple[str, tuple[Term, ...]]
 
 PRAGMA_KEYS = ("agent-types", "navigation-actions", "position-predicates", "ignore-predicates")
-#: The type whose objects (and its subtypes') are agents in every domain (SPEC section 1).
+#: The type whose objects (and its subtypes') are agents in every domain (definitions section 1).
 AGENT_TYPE = "agent"
 #: The function of PDDL's action costs (``:action-costs``).
 TOTAL_COST = "total-cost"
-_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
+_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$", re.IGNORECASE)
 #: The field of :class:`Domain` that holds each pragma's names.
 _FIELD = {key: key.replace("-", "_") for key in PRAGMA_KEYS}
-#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
-_GROUNDED = "ground"
+#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`, and how many ground actions it keeps
+#: (the most recently used: a layout's, or some dozens of Hanabi games' own).
+_GROUNDED = ("ground", 20_000)
 
 @dataclass(frozen=True)
 class Schema:
@@ -82,7 +84,7 @@ class Schema:
 
 @dataclass(frozen=True)
 class Domain:
-    """A parsed and checked PDDL domain with the strips_int pragmas (SPEC section 1)."""
+    """A parsed and checked PDDL domain with the strips_int pragmas (definitions section 1)."""
 
     name: str
     source: str
@@ -97,7 +99,7 @@ class Domain:
     #: The types named by the ``agent-types`` pragma: with ``agent``, their objects (and their subtypes') are agents.
     agent_types: frozenset[str] = frozenset()
     #: The numeric functions of the domain's action costs (``total-cost`` and what it is increased by),
-    #: read and dropped: they change no fact (SPEC section 1).
+    #: read and dropped: they change no fact (definitions section 1).
     cost_functions: frozenset[str] = frozenset()
     #: The actions whose first parameter is an MA-PDDL ``:agent`` (its type must be an agent type).
     agent_lines: frozenset[str] = frozenset()
@@ -107,12 +109,10 @@ class Domain:
     def ground(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
         """``schema.ground(args)`` made once per domain: lifting, reachability and the reasons of
         required help then share ground actions, and what is kept in their memos."""
-        grounded = self.cache.table(_GROUNDED)
+        grounded = self.cache.table(*_GROUNDED)
         key = (schema.name, args)
         action = grounded.get(key)
-        if action is None:
-            action = grounded[key] = schema.ground(args)
-        return action
+        return action if action is not None else grounded.keep(key, schema.ground(args))
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""
@@ -126,25 +126,40 @@ class Domain:
         """Whether an object of ``obj_type`` may bind a term declared ``allowed``."""
         return not self.ancestors(obj_type).isdisjoint(allowed)
 
+    @functools.cached_property
+    def agent_predicates(self) -> frozenset[str]:
+        """The names of ``agent-types`` that are no type but a static unary predicate (``(truck ?t)`` of IPC's
+        untyped logistics), read as types (definitions section 1): the objects for which one holds in the initial
+        state are of that type (:func:`strips_int.model.problem.make_problem`), and a parameter of which an
+        action's precondition holds it is declared of it (:func:`agent_parameters`)."""
+        return frozenset(self.agent_types - self.declared_types()) & self.unary_statics
+
+    @functools.cached_property
+    def unary_statics(self) -> frozenset[str]:
+        """The static predicates of one argument: those that may name agents in a domain without types."""
+        return frozenset(p for p in self.static_predicates if len(self.predicates[p]) == 1)
+
     def is_agent_type(self, obj_type: str) -> bool:
         """Agents are objects of type ``agent``, of a type the ``agent-types`` pragma names, or of a subtype."""
         ancestors = self.ancestors(obj_type)
         return AGENT_TYPE in ancestors or not ancestors.isdisjoint(self.agent_types)
 
     def actor_position(self, param_types: Iterable[frozenset[str]]) -> int | None:
-        """SPEC section 1: the first parameter declared with an agent type (an ``either`` type counts only
+        """definitions section 1: the first parameter declared with an agent type (an ``either`` type counts only
         when every type in it is one), or None: an environment action."""
         return next((i for i, types in enumerate(param_types) if all(map(self.is_agent_type, types))), None)
 
     def check_agents(self) -> Domain:
         """This domain, if it has agents to speak of: some type is an agent type, and the ``:agent`` of each
-        MA-PDDL action is of one. Otherwise an error that says how to name them (SPEC section 1)."""
+        MA-PDDL action is of one. Otherwise an error that says how to name them (definitions section 1)."""
         if not any(map(self.is_agent_type, self.type_names())):
             declared = sorted(self.type_names() - {ROOT_TYPE})
             raise StripsIntError(self.source, None, "no agent type: declare a type agent (with subtypes), or name "
                                  "the agents' types with agent-types T... (the pragma '; @strips-int agent-types: T...' "
                                  "or the option of that name)" + (f" (its types: {cut(' '.join(declared), 120)})" if declared
-                                                         else " (it declares no types: agents need one)"))
+                                                         else " (it declares no types; its static unary predicates, "
+                                                         "which agent-types may name: "
+                                                         f"{cut(' '.join(sorted(self.unary_statics)), 120) or 'none'})"))
         for name in sorted(self.agent_lines):
             schema = self.schemas[name]
             if schema.actor != 0:
@@ -154,20 +169,57 @@ class Domain:
         return self
 
     def is_navigation(self, action: GroundAction) -> bool:
-        """SPEC section 6: by pragma (exactly its schemas), else decided on the ground step."""
+        """definitions section 6: by pragma (exactly its schemas), else decided on the ground step."""
         return is_navigation(action, self.navigation_actions)
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What was read and dropped from the file, to be said once (SPEC section 1)."""
-        if not self.cost_functions:
-            return ()
-        costs = ", ".join(sorted(self.cost_functions))
-        return (f"{self.source}: action costs ({costs}) read and dropped: they change no fact",)
+        """What was read and dropped from the file, and why no interdependence can be found in it, to be
+        said once (definitions section 1; :attr:`negative_links_note`)."""
+        found = []
+        if self.cost_functions:
+            costs = ", ".join(sorted(self.cost_functions))
+            found.append(f"{self.source}: action costs ({costs}) read and dropped: they change no fact")
+        if self.negative_links_note:
+            found.append(self.negative_links_note)
+        return tuple(found)
+
+    @functools.cached_property
+    def negative_links_note(self) -> str | None:
+        """Why this domain can have no interdependence, when one agent's action can affect another's only
+        through a negative precondition (a door one opens, ``(not (locked ?d))``, that the other needs
+        open): definitions section 3 links steps on positive preconditions only. None when some positive
+        precondition may link two agents (or nothing links them at all).
+
+        Decided on the schemas: an added atom and a needed atom of one predicate (not ignored) may link
+        two agents unless both actions have an actor and both atoms hold it at the same argument (then
+        the fact is one agent's own, such as ``(at ?a ?c)`` for a move); a precondition link through an
+        environment action may always reach another agent."""
+        def crossing(needed: Iterable[tuple[Schema, Template]], made: Iterable[tuple[Schema, Template]]) -> set[str]:
+            made = list(made)
+            return {pred for s, (pred, terms) in needed for t, (other, made_terms) in made
+                    if pred == other and pred not in self.ignore_predicates
+                    and not _own_fact(s, terms, t, made_terms)}
+
+        schemas = list(self.schemas.values())
+        adds = [(t, atom) for t in schemas for atom in t.add]
+        if crossing(((s, atom) for s in schemas for atom in s.pre), adds):
+            return None
+        negative = crossing(((s, atom) for s in schemas for atom in s.neg_pre),
+                            adds + [(t, atom) for t in schemas for atom in t.delete])
+        if not negative:
+            return None
+        return (f"{self.source}: no interdependence can be found here: one agent's action affects another's only "
+                f"through negative preconditions ({', '.join(f'(not ({p} ...))' for p in sorted(negative))}), and "
+                "interdependencies are causal links on positive preconditions (definitions section 3)")
+
+    def declared_types(self) -> frozenset[str]:
+        """Every type name the domain declares, ``object`` included."""
+        return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
 
     def type_names(self) -> frozenset[str]:
-        """Every declared type name, ``object`` included."""
-        return frozenset(self.parents) | frozenset(self.parents.values()) | {ROOT_TYPE}
+        """Every type name: the declared ones and the agent predicates read as types (definitions section 1)."""
+        return self.declared_types() | self.agent_predicates
 
     def with_pragmas(self, pragmas: Mapping[str, Iterable[str]]) -> Domain:
         """This domain with more pragma names (as the CLI adds them), checked; more agent types make
@@ -186,8 +238,14 @@ class Domain:
         )
         if domain.agent_types == self.agent_types:
             return domain
-        return dataclasses.replace(domain, schemas={name: dataclasses.replace(
-            schema, actor=domain.actor_position(schema.param_types)) for name, schema in domain.schemas.items()})
+        return dataclasses.replace(domain, schemas={name: domain.with_actor(schema)
+                                                    for name, schema in domain.schemas.items()})
+
+    def with_actor(self, schema: Schema) -> Schema:
+        """``schema`` with its parameters of agent predicates declared of them and its actor, both from
+        this domain's agent types (definitions section 1)."""
+        param_types = agent_parameters(schema.params, schema.param_types, schema.pre, self.agent_predicates)
+        return dataclasses.replace(schema, param_types=param_types, actor=self.actor_position(param_types))
 
     def width(self, obj_type: str) -> int:
         """The most parameters of one action that can hold an object of ``obj_type`` (at least 1)."""
@@ -210,8 +268,29 @@ class Domain:
         return frozenset(self.predicates) - changed
 
 
+def agent_parameters(params: tuple[str, ...], param_types: tuple[frozenset[str], ...], pre: Iterable[Template],
+                     predicates: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The types of an action's parameters when ``predicates`` (static unary ones) name agents in a domain
+    without types (definitions section 1): a parameter of which the precondition holds some of them is declared of
+    those (an ``either`` of them), any other keeps its type (``object``). Written again from the precondition
+    each time, so naming more agent predicates later gives the same as naming them all at once."""
+    held: dict[int, set[str]] = {}
+    for pred, terms in pre:
+        if pred in predicates and isinstance(terms[0], int):
+            held.setdefault(terms[0], set()).add(pred)
+    return tuple(frozenset(held[i]) if i in held else types - predicates or frozenset({ROOT_TYPE})
+                 for i, types in enumerate(param_types[:len(params)]))
+
+
+def _own_fact(needs: Schema, needed: tuple[Term, ...], makes: Schema, made: tuple[Term, ...]) -> bool:
+    """Whether a fact ``makes`` adds (or deletes) as ``made`` and ``needs`` needs as ``needed`` is always one
+    agent's own when they meet: both actions have actors, held at the same argument of the atom."""
+    return needs.actor is not None and makes.actor is not None and any(
+        a == needs.actor and b == makes.actor for a, b in zip(needed, made))
+
+
 def is_navigation(action: GroundAction, named: frozenset[str]) -> bool:
-    """SPEC section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
+    """definitions section 6: with the ``navigation-actions`` pragma (``named``), exactly its schemas; else a step of
     an agent is navigation when every fact its ground action adds or deletes mentions its actor, decided on
     the step, not the schema (handing an item to oneself is navigation, to another agent not); one that
     adds and deletes nothing (a wait) is navigation too. An environment step is never a sub-task either way."""
@@ -237,7 +316,9 @@ def packaged_domain(name: str) -> Path:
     path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
         known = sorted(p.name.removesuffix(".pddl") for p in folder.iterdir() if p.name.endswith(".pddl"))
-        raise StripsIntError(name, None, f"no such file, nor a packaged domain (packaged: {', '.join(known)})")
+        meant = closest(name, known)
+        raise StripsIntError(name, None, "no such file, nor a packaged domain ("
+                             + (f"did you mean {meant}? " if meant else "") + f"packaged: {', '.join(known)})")
     return path
 
 
@@ -249,20 +330,73 @@ def domain_file(path: str | Path) -> Path:
     return path
 
 
-def as_domain(domain: Domain | str | Path) -> Domain:
-    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded."""
-    return domain if isinstance(domain, Domain) else load_domain(domain)
+def as_domain(domain: Domain | str | Path, function: str = "as_domain") -> Domain:
+    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded; anything
+    else an :class:`~strips_int.errors.ArgumentError` of ``function``'s argument ``domain``."""
+    if isinstance(domain, Domain):
+        return domain
+    return load_domain(path_argument(function, "domain", domain, "a Domain, or a packaged domain's name or a path"))
+
+
+def domain_argument(function: str, domain: object) -> Domain:
+    """``domain`` when it is a loaded :class:`Domain` (``function``'s argument ``domain``), else an
+    :class:`~strips_int.errors.ArgumentError`."""
+    return of_type(function, "domain", domain, Domain, "a Domain (strips_int.load_domain)")
 
 
 def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = None) -> Domain:
-    """Parse and check a PDDL domain file (or a packaged domain by name), with its ``; @strips-int`` pragmas
-    and those of ``pragmas`` (as the CLI adds them: ``{"agent-types": ["truck", "airplane"]}``).
+    """Parse and check a PDDL domain file (or a packaged domain by name, or a folder of CoDMAP's factored
+    files: :mod:`.factored`), with its ``; @strips-int`` pragmas and those of ``pragmas`` (as the CLI adds
+    them: ``{"agent-types": ["truck", "airplane"]}``).
 
-    A domain with no agent type is refused, with how to name them (SPEC section 1). Compiled once: the
+    A domain with no agent type is refused, with how to name them (definitions section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
+
+    Parameters:
+        path: a PDDL domain file, or a packaged domain's name (``"overcooked"``, ``"sar"``, ``"hanabi"``).
+        pragmas: pragma names to add, by pragma (``agent-types``, ``navigation-actions``, ...).
+
+    Returns:
+        The checked domain.
     """
-    path = domain_file(path)
+    path = domain_file(path_argument("load_domain", "path", path))
+    pragmas = _pragmas_argument(pragmas)
+    domain = factored_domain(path) if path.is_dir() else compiled_domain(path)
+    return domain.with_pragmas(pragmas).check_agents()
+
+
+
+def factored_domain(folder: Path) -> Domain:
+    """The union of the agents' domain files of ``folder``, CoDMAP's factored MA-PDDL (:mod:`.factored`):
+    every type, constant, predicate and action once, each action's first parameter its actor (as an
+    ``:agent`` line); unchecked for agents, as :func:`compiled_domain`."""
+    parts = [(files.domain.name, compiled_domain(files.domain)) for files in agent_files(folder)]
+    first = parts[0][1]
+
+    def joined(field: str, what: str, same=lambda a, b: a == b) -> dict:
+        return union(folder, ((name, getattr(part, field)) for name, part in parts), what, same)
+
+    def pragma(field: str) -> frozenset[str]:
+        return frozenset().union(*(getattr(part, field) for _, part in parts))
+
+    schemas = joined("schemas", "action", same=lambda a, b: dataclasses.replace(a, params=b.params) == b)
+    merged = dataclasses.replace(
+        first, name=one_name(folder, ((name, part.name) for name, part in parts), "domain"), source=str(folder),
+        parents=joined("parents", "type"), constants=joined("constants", "constant"),
+        predicates=joined("predicates", "predicate"), schemas=schemas,
+        navigation_actions=pragma("navigation_actions"), position_predicates=pragma("position_predicates"),
+        ignore_predicates=pragma("ignore_predicates"), agent_types=pragma("agent_types"),
+        cost_functions=pragma("cost_functions"), agent_lines=frozenset(schemas),
+    )
+    _check_hierarchy(merged.parents, str(folder))
+    merged = dataclasses.replace(merged, type_ancestors=_type_ancestors(merged.parents))
+    return dataclasses.replace(merged, schemas={name: merged.with_actor(s) for name, s in schemas.items()})
+
+
+def compiled_domain(path: Path) -> Domain:
+    """The domain file ``path`` parsed and compiled, without the pragmas of a command line nor their checks;
+    kept in the on-disk cache by the file's bytes (:func:`load_domain`)."""
     source = str(path)
     data = read_bytes(path, MAX_PDDL_BYTES)
     cached = domain_cache.load("domain", data)
@@ -275,7 +409,20 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     if domain is None:
         domain = parse_domain(decode(data, source), source)
         domain_cache.store("domain", data, domain_to_json(domain))
-    return domain.with_pragmas(pragmas or {}).check_agents()
+    return domain
+
+
+def _pragmas_argument(pragmas: object) -> dict[str, tuple[str, ...]]:
+    """:func:`load_domain`'s ``pragmas``: None, or pragma keys mapped to names (each a list of strings)."""
+    fits = pragmas is None or (isinstance(pragmas, Mapping) and all(
+        key in PRAGMA_KEYS and isinstance(names, Iterable) and not isinstance(names, (str, bytes, Mapping))
+        for key, names in pragmas.items()))
+    argument("load_domain", "pragmas", pragmas, fits, f"None or a dict of pragma keys ({', '.join(PRAGMA_KEYS)}) "
+             "to lists of names")
+    found = {key: tuple(names) for key, names in (pragmas or {}).items()}  # type: ignore[union-attr]
+    argument("load_domain", "pragmas", pragmas, all(isinstance(n, str) for names in found.values() for n in names),
+             "names as strings")
+    return found
 
 
 def read_pragmas(text: str, source: str) -> list[tuple[int, str, frozenset[str]]]:
@@ -333,6 +480,8 @@ def parse_domain(text: str, source: str) -> Domain:
     domain = dataclasses.replace(partial, schemas=schemas)
     for lineno, key, names in lines:
         _check_pragma_names(domain, {key: names}, where=f"line {lineno}")
+    if domain.agent_predicates:  # known only once every schema is compiled (which predicates are static)
+        domain = dataclasses.replace(domain, schemas={name: domain.with_actor(s) for name, s in schemas.items()})
     return dataclasses.replace(
         domain,
         navigation_actions=pragmas.get("navigation-actions", frozenset()),
@@ -439,16 +588,39 @@ def _check_pragma_names(domain: Domain, pragmas: Mapping[str, frozenset[str]], w
     for key, names in pragmas.items():
         if key not in PRAGMA_KEYS:
             raise StripsIntError(domain.source, where, f"unknown pragma {brief(key)}")
-        known, kind = {"navigation-actions": (domain.schemas, "action"),
-                       "agent-types": (domain.type_names() - {ROOT_TYPE}, "type")}.get(key, (domain.predicates, "predicate"))
+        if key == "agent-types":
+            _check_agent_names(domain, names, where)
+            continue
+        known, kind = {"navigation-actions": (domain.schemas, "action")}.get(key, (domain.predicates, "predicate"))
         for name in sorted(names - set(known)):
-            untyped = " (it declares no types: agents need one)" if kind == "type" and not known else ""
-            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain{untyped}")
+            raise StripsIntError(domain.source, where, f"{key}: no {kind} named {brief(name)} in the domain")
+
+
+def _check_agent_names(domain: Domain, names: frozenset[str], where: str | None) -> None:
+    """Each name of ``agent-types`` is a type, or, in a domain written without types, a static unary
+    predicate (definitions section 1); else an error naming both possibilities and what the name is instead."""
+    types = domain.declared_types() - {ROOT_TYPE}
+    for name in sorted(names - types):
+        if name in domain.unary_statics and not types:
+            continue
+        if name in domain.unary_statics:
+            why = (f"is a predicate, not a type: a static unary predicate names agents only in a domain written "
+                   f"without types, and this one declares types ({cut(' '.join(sorted(types)), 120)}): name a type")
+        else:
+            arity = len(domain.predicates.get(name, ()))
+            what = ("is no type nor predicate of the domain" if name not in domain.predicates
+                    else f"is a predicate of {arity} arguments, not one" if arity != 1
+                    else "is a predicate that actions add or delete, not a static one")
+            statics = sorted(domain.unary_statics) if not types else []
+            why = (f"{what}: name a type ({cut(' '.join(sorted(types)), 120) or 'it declares none'}) or, in a domain "
+                   f"written without types, a static unary predicate (one no action adds or deletes"
+                   + (f": {cut(' '.join(statics), 120)})" if statics else ")"))
+        raise StripsIntError(domain.source, where, f"agent-types: {brief(name)} {why}")
 
 
 def _action_cost(effect, functions: frozenset[str]) -> bool:
     """Whether ``effect`` is an action cost, ``(increase (total-cost) N)`` with N a number or a function of
-    the domain (PDDL 3.1's :action-costs): dropped, as it changes no fact (SPEC section 1)."""
+    the domain (PDDL 3.1's :action-costs): dropped, as it changes no fact (definitions section 1)."""
     from pddl.logic.functions import Increase, NumericFunction, NumericValue
 
     if not isinstance(effect, Increase) or len(effect.operands) != 2:

@@ -1,4 +1,4 @@
-"""Executing a trace (SPEC section 2) and the causal links found on the way (section 3).
+"""Executing a trace (definitions section 2) and the causal links found on the way (section 3).
 
 Steps are applied in order from the initial state; an inapplicable step is an
 error naming it. The state is kept as small integer fact ids and each fact's
@@ -12,13 +12,13 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, of_type
 
 from .cache import Cache
 from .task import Fact, GroundAction, Problem, State
 from .trace import Trace
 
-#: The achiever of a fact that held from the initial state on (SPEC section 3).
+#: The achiever of a fact that held from the initial state on (definitions section 3).
 INIT = "init"
 #: A causal link's achiever: a step index, or ``INIT``.
 Achiever = int | str
@@ -26,7 +26,7 @@ Achiever = int | str
 
 @dataclass(frozen=True)
 class CausalLinks:
-    """The causal links of a run (SPEC section 3; :mod:`strips_int.analysis.causal`): each step's achievers,
+    """The causal links of a run (definitions section 3; :mod:`strips_int.analysis.causal`): each step's achievers,
     one per fact of its action's ``pre`` in that frozenset's own iteration order
     (``zip(step.action.pre, links.achievers[k])``), and each achieved goal fact's last achiever.
 
@@ -54,7 +54,7 @@ class Run:
 
 
 def apply(state: set[Fact], action: GroundAction) -> str | None:
-    """Apply ``action`` to ``state`` in place (SPEC section 2), or say why it is not applicable.
+    """Apply ``action`` to ``state`` in place (definitions section 2), or say why it is not applicable.
 
     The one place actions are applied: executing traces, lifting games, benchmarks.
     """
@@ -100,17 +100,19 @@ class _FactIds:
 #: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
 _Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
                   frozenset[int]]
-_MAX_FACT_IDS = 1 << 20
+_MAX_FACT_IDS = 1 << 18
 #: The name of the fact ids in a domain's cache.
 _FACT_IDS = "execution: fact ids"
 
 
 def execute(trace: Trace, cache: Cache | None = None) -> Run:
-    """Apply every step from the initial state (SPEC section 2); an inapplicable step is an error.
+    """Apply every step from the initial state (definitions section 2); an inapplicable step is an error.
 
     The state is kept as fact ids, and the causal links are found on the way: each fact's last
     adder, by the fact's id. ``cache`` (the trace's domain's) keeps the ids and each action compiled
     for later traces; without it, they are this call's alone."""
+    of_type("execute", "trace", trace, Trace, "a Trace (strips_int.load_trace, or a grounder's)")
+    of_type("execute", "cache", cache, (Cache, type(None)), "None or a domain's cache (Domain.cache)")
     if cache is None:
         ids = _FactIds()
         try:
@@ -141,7 +143,7 @@ def _execute(trace: Trace, ids: _FactIds) -> Run:
 
 
 class Execution:
-    """Steps applied one at a time from a problem's initial state (SPEC section 2), each fact's last adder
+    """Steps applied one at a time from a problem's initial state (definitions section 2), each fact's last adder
     kept by its id (section 3): the one pass of :func:`execute`, and of an analysis fed one step at a time
     (:mod:`strips_int.online`). ``achievers`` and ``new_facts`` grow by one entry per step applied."""
 

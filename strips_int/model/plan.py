@@ -1,4 +1,4 @@
-"""Plan files as traces (SPEC section 1): one ground action a line, as Fast Downward's ``sas_plan`` and VAL
+"""Plan files as traces (definitions section 1): one ground action a line, as Fast Downward's ``sas_plan`` and VAL
 write them, read with the problem they solve.
 
     ; a comment (Fast Downward's last line: "; cost = 11 (unit cost)")

@@ -11,11 +11,12 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, brief, cut, path_argument
 from strips_int.files import read_text
 
-from .domain import TOTAL_COST, Domain
-from .pddl import MAX_PDDL_BYTES, PDDL_NAME, conjuncts, parse, problem_parser, single_type, unique
+from .domain import TOTAL_COST, Domain, compiled_domain, domain_argument
+from .factored import AgentFiles, agent_files, one_name, union
+from .pddl import MAX_PDDL_BYTES, PDDL_NAME, ROOT_TYPE, conjuncts, parse, problem_parser, single_type, unique
 from .published import readable
 from .task import Fact, Problem, format_fact, parse_atom
 
@@ -66,6 +67,8 @@ def make_problem(
         if obj_type not in known_types:
             raise StripsIntError(source, f"object {cut(obj)}", f"unknown type {brief(obj_type)}")
     init, goal = frozenset(init), frozenset(goal)
+    if domain.agent_predicates:
+        all_objects = _agents_by_predicate(domain, all_objects, init, source)
     for part, facts in (("init", init), ("goal", goal)):
         for fact in sorted(facts):
             problem = check_fact(domain, all_objects, fact)
@@ -74,15 +77,63 @@ def make_problem(
     return Problem(name=name, objects=all_objects, init=init, goal=goal, source=source)
 
 
+def _agents_by_predicate(domain: Domain, objects: Mapping[str, str], init: frozenset[Fact],
+                         source: str) -> dict[str, str]:
+    """``objects`` with each object for which an agent predicate holds in ``init`` of that predicate's type
+    (definitions section 1: ``(truck t1)`` makes t1 a truck, an agent). An object is of one type: one for which
+    two agent predicates hold is an error, and so is one declared of an agent predicate's type for which
+    the predicate does not hold (the initial state decides who the agents are)."""
+    held: dict[str, list[str]] = {}
+    for fact in sorted(init):
+        if fact[0] in domain.agent_predicates and len(fact) == 2:
+            held.setdefault(fact[1], []).append(fact[0])
+    typed = dict(objects)
+    for obj, obj_type in sorted(objects.items()):
+        preds = held.get(obj, [])
+        if len(preds) > 1:
+            raise StripsIntError(source, f"object {cut(obj)}", f"{' and '.join(f'({p} {obj})' for p in preds)} both "
+                                 "hold in the initial state, and both predicates name agents (agent-types): an "
+                                 "object is of one agent type; name one of them")
+        if obj_type in domain.agent_predicates and preds != [obj_type]:
+            raise StripsIntError(source, f"object {cut(obj)}", f"is declared a {obj_type}, but ({obj_type} {obj}) "
+                                 "does not hold in the initial state, which decides the agents of a predicate")
+        if preds and obj_type == ROOT_TYPE:
+            typed[obj] = preds[0]
+        elif preds and obj_type != preds[0]:
+            raise StripsIntError(source, f"object {cut(obj)}", f"is a {obj_type}, yet ({preds[0]} {obj}) holds: "
+                                 "a predicate names agents only among objects of no declared type")
+    return typed
+
+
+def problem_argument(function: str, problem: object) -> Problem | Path | None:
+    """``function``'s argument ``problem``: None, a :class:`Problem`, or the path of a problem file (as a
+    :class:`~pathlib.Path`); anything else an :class:`~strips_int.errors.ArgumentError`."""
+    if problem is None or isinstance(problem, Problem):
+        return problem
+    return path_argument(function, "problem", problem, "None, a Problem or a problem file's path")
+
+
 def load_problem(domain: Domain, path: str | Path) -> Problem:
-    """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``.
+    """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``;
+    a folder of CoDMAP's factored files is read as the union of its agents' problems (:mod:`.factored`).
 
     The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
-    and the ``:metric`` are dropped, as the costs are (SPEC section 1); a negative goal literal is refused.
+    and the ``:metric`` are dropped, as the costs are (definitions section 1); a negative goal literal is refused.
+
+    Parameters:
+        domain: the domain the problem is of.
+        path: a PDDL problem file.
+
+    Returns:
+        The problem: its objects (domain constants included), initial state and goal.
     """
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
+    domain_argument("load_problem", domain)
+    path = path_argument("load_problem", "path", path)
+    if path.is_dir():
+        return factored_problem(domain, path)
     source = str(path)
     parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
     name = str(parsed.name).lower()
@@ -104,8 +155,46 @@ def load_problem(domain: Domain, path: str | Path) -> Problem:
     return make_problem(domain, name, objects, init, goal, source)
 
 
+def factored_problem(domain: Domain, folder: Path) -> Problem:
+    """The union of the agents' problem files of ``folder`` (CoDMAP's factored MA-PDDL, :mod:`.factored`),
+    each read against ``domain`` (the union of their domain files): every object and fact once, and every
+    agent's actions its own (:func:`_check_actors`)."""
+    files = agent_files(folder)
+    parts = [(f.problem.name, load_problem(domain, f.problem)) for f in files]
+    name = one_name(folder, ((file_name, part.name) for file_name, part in parts), "problem")
+    objects = union(folder, ((file_name, part.objects) for file_name, part in parts), "object")
+    init = frozenset().union(*(part.init for _, part in parts))
+    goal = frozenset().union(*(part.goal for _, part in parts))
+    problem = make_problem(domain, name, objects, init, goal, str(folder))
+    _check_actors(domain, problem, files, folder)
+    return problem
+
+
+def _check_actors(domain: Domain, problem: Problem, files: list[AgentFiles], folder: Path) -> None:
+    """Every agent's actions with that agent as actor: each file's agent is an object that may act its
+    file's actions, and each agent that may act an action by its type has it in its own file (strips_int's
+    actions are typed, not per object)."""
+    own = {f.agent: frozenset(compiled_domain(f.domain).schemas) for f in files}
+    for f in files:
+        if f.agent not in problem.objects:
+            raise StripsIntError(str(folder), f.domain.name, f"is agent {cut(f.agent)}'s, but no problem file declares "
+                                 f"an object {cut(f.agent)}")
+        for name in sorted(own[f.agent]):
+            actor = domain.schemas[name].param_types[0]
+            if not domain.fits(problem.objects[f.agent], actor):
+                raise StripsIntError(str(folder), f.domain.name, f"action {cut(name)}'s actor is a "
+                                     f"{'/'.join(sorted(actor))}, but {f.agent} is a {problem.objects[f.agent]}")
+    for name, schema in sorted(domain.schemas.items()):
+        for obj, obj_type in sorted(problem.objects.items()):
+            if domain.fits(obj_type, schema.param_types[0]) and name not in own.get(obj, frozenset()):
+                where = f"domain-{obj}.pddl has no action {name}" if obj in own else f"there is no domain-{obj}.pddl"
+                raise StripsIntError(str(folder), f"action {cut(name)}", f"{obj} is a {obj_type}, which may take it "
+                                     f"by its type, but {where}: strips_int reads factored files whose agents of one "
+                                     "type have the same actions")
+
+
 def negative_goal(literal: str) -> str:
-    """The refusal of a negative goal literal (SPEC section 12)."""
+    """The refusal of a negative goal literal (definitions section 12)."""
     return (f"{cut(literal)} is a negative goal literal, which strips_int refuses: a goal is a conjunction of "
             "positive atoms (the facts whose last achievers make steps relevant)")
 

@@ -1,4 +1,4 @@
-"""PDDL as it is published, made readable by `pddl` (SPEC section 1): the thin step before its parser.
+"""PDDL as it is published, made readable by `pddl` (definitions section 1): the thin step before its parser.
 
 `pddl` 0.5.1 (the newest release; its main branch alike) reads the lower-case
 STRIPS subset of PDDL 3.1. Published files (IPC, CoDMAP-15) go beyond it in
@@ -18,7 +18,8 @@ five ways, each undone here on the text before `pddl` parses it:
 * CoDMAP-15's unfactored MA-PDDL: `pddl` has no multi-agent grammar, so each
   action's ``:agent ?a - t`` becomes its first parameter, ``(:private ...)``
   groups of predicates and objects are opened, and the requirements
-  ``:multi-agent`` and ``:unfactored-privacy`` are dropped.
+  ``:multi-agent`` and ``:unfactored-privacy`` are dropped; so are a factored file's ``:factored-privacy``
+  and its ``(:private ...)`` groups (the union of the agents' files is :mod:`.factored`'s).
 
 ``either`` types `pddl` reads as they are. Every edit keeps the text's line
 breaks, so the parser's syntax errors still name the file's own lines.
@@ -34,8 +35,8 @@ from strips_int.errors import cut
 
 #: The name ``object`` is given where it is written as a type (read back as ``object`` after parsing).
 OBJECT_STAND_IN = "strips-int-object"
-#: The requirements of CoDMAP's unfactored MA-PDDL, which say nothing once the file is plain PDDL.
-MULTI_AGENT_REQUIREMENTS = frozenset({":multi-agent", ":unfactored-privacy"})
+#: The requirements of CoDMAP's MA-PDDL (unfactored and factored), which say nothing once the file is plain PDDL.
+MULTI_AGENT_REQUIREMENTS = frozenset({":multi-agent", ":unfactored-privacy", ":factored-privacy"})
 
 _TOKEN = re.compile(r"[()]|;[^\n]*|[^\s();]+")
 
@@ -176,17 +177,23 @@ def _requirements(group: Group, top: Group) -> list[tuple[int, int, str]]:
 
 def _opened(private: Group) -> list[tuple[int, int, str]]:
     """A ``(:private ?agent - type ...)`` group of predicates or ``(:private name ...)`` group of objects
-    opened: its head, and its ``)``, removed."""
+    (or a factored file's ``(:private ...)``) opened: its head, and its ``)``, removed."""
     last = private.items[_header(private) - 1]
     return [_blank(private.start, last.end), _blank(private.end - 1, private.end)]
 
 
 def _header(private: Group) -> int:
-    """How many items a ``(:private ...)`` group's header has: ``:private ?agent - type`` or ``:private name``."""
+    """How many items a ``(:private ...)`` group's header has: ``:private ?agent - type`` (unfactored
+    predicates), ``:private name`` (unfactored objects), or ``:private`` alone (factored files, where the
+    agent is the file's: ``(:private (driving ?agent - driver ?t - truck))``, ``(:private driver0 - driver)``)."""
     items = private.items
     typed = len(items) > 3 and isinstance(items[1], Atom) and items[1].text.startswith("?") \
         and isinstance(items[2], Atom) and items[2].text == "-"
-    return min(4 if typed else 2, len(items))
+    if typed:
+        return 4
+    named = len(items) > 1 and isinstance(items[1], Atom) \
+        and not (len(items) > 2 and isinstance(items[2], Atom) and items[2].text == "-")
+    return 2 if named else 1
 
 
 def _unnamed(group: Group, skip: int) -> list[tuple[int, int, str]]:

@@ -1,4 +1,4 @@
-"""Traces (``strips-int-trace/1``): reading them and grounding their steps (SPEC section 1).
+"""Traces (``strips-int-trace/1``): reading them and grounding their steps (definitions section 1).
 
 Executing a trace is :func:`strips_int.model.execution.execute`.
 

@@ -1,5 +1,5 @@
 ; The haulage domain in CoDMAP-15's unfactored MA-PDDL (for tests/test_spec_oracle.py): each action
-; names its agent with :agent, read as the actor and first parameter (SPEC section 1).
+; names its agent with :agent, read as the actor and first parameter (definitions section 1).
 ; @strips-int agent-types: truck airplane
 (define (domain haulage)
   (:requirements :typing :multi-agent :unfactored-privacy)

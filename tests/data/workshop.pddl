@@ -1,6 +1,6 @@
-; A small multi-agent domain for the SPEC oracle's tests (tests/test_spec_oracle.py): a smith and a
+; A small multi-agent domain for the definitions oracle's tests (tests/test_spec_oracle.py): a smith and a
 ; courier pass items by hand and through a forge that works by itself, stash them in vaults, ring an
-; alarm and call each other. It has no navigation pragma (SPEC section 6's rule decides on each step),
+; alarm and call each other. It has no navigation pragma (definitions section 6's rule decides on each step),
 ; an ignored predicate on a chain through the environment and one in an item's state, negative
 ; preconditions, a 0-ary fact and a fact whose arguments are all agents.
 ;
@@ -83,7 +83,7 @@
     :precondition (has ?a ?i)
     :effect (stamped ?i))
 
-  ; Dust on an item is bookkeeping (ignored), yet part of the item's state (SPEC section 12).
+  ; Dust on an item is bookkeeping (ignored), yet part of the item's state (definitions section 12).
   (:action dust
     :parameters (?a - agent ?i - item)
     :precondition (has ?a ?i)
@@ -125,7 +125,7 @@
     :precondition (and)
     :effect (alarm))
 
-  ; Sounding the alarm with an item in hand: a 0-ary fact that carries relevance (SPEC section 3).
+  ; Sounding the alarm with an item in hand: a 0-ary fact that carries relevance (definitions section 3).
   (:action sound
     :parameters (?a - agent ?i - item)
     :precondition (has ?a ?i)

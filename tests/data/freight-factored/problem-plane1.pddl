@@ -1,0 +1,28 @@
+(define (problem freight-p01) (:domain freight)
+(:objects
+	pkg1 - package
+	pkg2 - package
+	pkg3 - package
+	depot1 - location
+	depot2 - location
+	port1 - airport
+	port2 - airport
+
+	(:private
+		plane1 - airplane
+	)
+)
+(:init
+	(at plane1 port1)
+	(at pkg1 depot1)
+	(at pkg2 depot2)
+	(at pkg3 port1)
+)
+(:goal
+	(and
+		(at pkg1 depot2)
+		(at pkg2 port1)
+		(at pkg3 depot1)
+	)
+)
+)

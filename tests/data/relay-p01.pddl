@@ -1,0 +1,8 @@
+(define (problem relay-p01)
+  (:domain relay)
+  (:objects r1 r2 p1 a b c)
+  (:init (runner r1) (runner r2) (parcel p1) (place a) (place b) (place c) (office c)
+         (link a b) (link b a) (link b c) (link c b)
+         (zone r1 a) (zone r1 b) (zone r2 b) (zone r2 c)
+         (at r1 a) (at r2 c) (at p1 a) (free r1) (free r2))
+  (:goal (and (stamped p1))))
