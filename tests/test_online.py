@@ -1,7 +1,7 @@
 """The online analysis (docs/definitions.md section 15): fed one step at a time, each interdependence is told at
 its receiver's step, each sub-task and trigger at its step, and the final report equals the batch report of the
 whole game, number for number (their JSON dicts), on every kind of game the tests read (JaxMARL's in
-``test_online_jaxmarl.py``)."""
+``test_online_jaxmarl.py``, overcooked-ai's live environment in ``test_online_overcooked_ai.py``)."""
 
 from __future__ import annotations
 
@@ -78,11 +78,21 @@ def test_hanabi_collab_and_sar_games_replayed_give_their_batch_reports():
     assert sum(same_reports(sar, path) for path in logs) == len(logs)
 
 
-@pytest.mark.parametrize("domain_file, plan", [("haulage.pddl", "haulage-p01.plan"),
-                                               ("haulage-codmap.pddl", "haulage-codmap.plan")])
-def test_published_pddl_plans_replayed_give_their_batch_reports(domain_file, plan):
-    domain = load_domain(DATA / domain_file)
-    assert same_reports(domain, DATA / plan, load_problem(domain, DATA / "haulage-p01.pddl")) == 1
+@pytest.mark.parametrize("domain_file, options, plan, problem", [
+    ("haulage.pddl", {}, "haulage-p01.plan", "haulage-p01.pddl"),
+    ("haulage-codmap.pddl", {}, "haulage-codmap.plan", "haulage-p01.pddl"),
+    ("relay.pddl", {"agent-types": ["runner"]}, "relay-p01.plan", "relay-p01.pddl"),
+    ("gates.pddl", {}, "gates-p01.plan", "gates-p01.pddl")])
+def test_published_pddl_plans_replayed_give_their_batch_reports(domain_file, options, plan, problem):
+    domain = load_domain(DATA / domain_file, options) if options else load_domain(DATA / domain_file)
+    assert same_reports(domain, DATA / plan, load_problem(domain, DATA / problem)) == 1
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "grf").is_dir(), reason="../shared/data/grf is absent")
+def test_football_dumps_replayed_give_their_batch_reports():
+    dumps = sorted((SHARED_DATA / "grf").rglob("*.dump"))
+    assert dumps
+    assert sum(same_reports(load_domain("football"), path) for path in dumps) == len(dumps)
 
 
 def walked(domain, trace) -> None:
