@@ -66,7 +66,6 @@ class Stepwise:
             raise StripsIntError(source, f"problem {problem.name}", "no agents: no object is of an agent type ("
                                  + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
         self.domain = domain
-        self.problem = problem
         self.agents = frozenset(self.agent_types)
         self.lens = analysis_lens(domain, self.agents)
         self.reachable: Reachable = relaxed_reachable(domain, problem)
