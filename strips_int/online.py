@@ -1,10 +1,9 @@
 """Interdependences as they happen: a game analysed one step at a time (docs/definitions.md section 15).
 
-    >>> from strips_int.online import Online
-    >>> online = Online("sar", problem)              # doctest: +SKIP
-    >>> result = online.step("(pick-up nurse1 kit1 hall)", t=0)   # doctest: +SKIP
-    >>> result.interdependences, result.subtask, result.trigger   # doctest: +SKIP
-    >>> report = online.finish()                     # the batch report of the same game, number for number
+    online = Online("sar", "examples/sar/kit-pass.problem.pddl", source="live")
+    result = online.step("(give firefighter1 nurse1 kit1 hall)", t=3)  # a GroundAction, or its text
+    result.interdependences, result.subtask, result.trigger            # what this step says now
+    report = online.finish()          # the batch report of the same game, number for number
 
 Each step is executed (:class:`~strips_int.model.execution.Execution`) and analysed
 (:class:`~strips_int.analysis.stepwise.Stepwise`) as it comes, with work per step independent of how
