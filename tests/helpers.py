@@ -25,10 +25,11 @@ needs_jaxmarl = [pytest.mark.jaxmarl,
                  pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason=NO_JAXMARL)]
 
 
-def child_rollouts(script: str, out: Path) -> Path:
-    """``out``, filled by ``python tests/SCRIPT out`` (it must succeed): jax runs in that child, never in
+def child_rollouts(script: str, out: Path, *names: str) -> Path:
+    """``out``, filled by ``python tests/SCRIPT out [NAMES]`` (it must succeed): jax runs in that child, never in
     pytest's own process (jax is multithreaded, and other tests fork)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out), *names], capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     return out
 

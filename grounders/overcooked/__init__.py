@@ -192,24 +192,32 @@ def game_trace(
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
     roles and data-set keys in ``meta``; ``grounder`` and ``rules`` as :func:`~.lift.lift_game` takes them."""
-    if terrain is None and game.terrain is not None:
-        terrain = recorded_terrain(game)
-    if terrain is None and not game.layout:
-        raise StripsIntError(game.source, None, "no layout name in the game: give a layout name or a grid file")
     who = roles_for(game, roles, ego_seat)
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
-    if terrain is None:
-        # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
-        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
-        # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
-        old = rules == "old" if rules is not None else game.old_rules
-        named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
-        try:
-            terrain = get_layout(named)
-        except StripsIntError as exc:  # which game asked for it
-            raise StripsIntError(game.source, None, str(exc)) from None
-        meta["layout"] = ALIASES.get(game.layout, game.layout)
+    terrain, named = game_terrain(game, terrain, rules)
+    if named is not None:
+        meta["layout"] = named
     return lift_game(game, terrain, domain, meta, grounder, rules)
+
+
+def game_terrain(game: Game, terrain: Layout | None = None, rules: str | None = None) -> tuple[Layout, str | None]:
+    """The layout a game is lifted on: ``terrain``, else the terrain the game records, else its layout by name
+    (then also the layout name its report gives)."""
+    if terrain is None and game.terrain is not None:
+        terrain = recorded_terrain(game)
+    if terrain is not None:
+        return terrain, None
+    if not game.layout:
+        raise StripsIntError(game.source, None, "no layout name in the game: give a layout name or a grid file")
+    # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
+    # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
+    # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
+    old = rules == "old" if rules is not None else game.old_rules
+    named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
+    try:
+        return get_layout(named), ALIASES.get(game.layout, game.layout)
+    except StripsIntError as exc:  # which game asked for it
+        raise StripsIntError(game.source, None, str(exc)) from None
 
 
 def recorded_terrain(game: Game) -> Layout:

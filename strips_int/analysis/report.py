@@ -24,12 +24,11 @@ from .interdependence import (
     Verdict,
     classify,
     fact_object,
-    find_interdependences,
 )
-from .reachability import relaxed_reachable
+from .reachability import Reachable
 from .required import Need, interdependence_needs
-from .triggers import AgentTasks, agent_tasks
-from .views import analysis_lens, step_views
+from .stepwise import Stepwise
+from .triggers import AgentTasks
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -193,44 +192,42 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
 
 
 def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10.
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10,
+    its steps fed in order to the one step-by-step analysis (:class:`~strips_int.analysis.stepwise.Stepwise`).
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
     domain_argument("analyze_run", domain)
     of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     trace = run.trace
-    objects = trace.problem.objects
-    kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
-    agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
-    if not agent_types:  # definitions section 1: never zero agents and empty counts
-        raise StripsIntError(trace.source, f"problem {trace.problem.name}", "no agents: no object is of an agent type ("
-                             + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
-    agents = frozenset(agent_types)
-    links = run.links
-    views = step_views(trace.steps, analysis_lens(domain, agents))
+    analysis = Stepwise(domain, trace.problem, trace.source)
+    analysis.feed(trace.steps, run.links.achievers, run.new_facts)
+    return report_of(analysis, run)
+
+
+def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) -> Report:
+    """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
+    what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
+    here, once, from what the steps said. ``reachable``: the exploration of the run's problem, when it is not
+    the one the analysis began with (objects that entered the game later, a goal known at the end)."""
+    trace, domain, links, views = run.trace, analysis.domain, run.links, analysis.views
+    reachable = reachable or analysis.reachable
+    inters = analysis.interdependences
     relevant = relevant_steps(links, views)
-    inters = find_interdependences(trace.steps, links, views, agents)
-    verdicts = classify(inters, run, relevant, agents, domain.position_predicates, views)
-    reachable = relaxed_reachable(domain, trace.problem)
-    needed_by = reachable.needers(domain.ignore_predicates)
-
-    def needers(fact: Fact) -> frozenset[str]:
-        return needed_by.get(reachable.canonical(fact), frozenset())
-
+    verdicts = classify(inters, run, relevant, analysis.agents, domain.position_predicates, views)
     return Report(
         source=trace.source,
         domain=domain.name,
         problem=trace.problem,
         meta=trace.meta,
         steps=trace.steps,
-        agents=agent_types,
+        agents=analysis.agent_types,
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
-        tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
+        tasks=analysis.tasks.tasks(inters),
         notes=(domain.negative_links_note,) if domain.negative_links_note else (),
     )
 
