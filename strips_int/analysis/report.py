@@ -10,8 +10,9 @@ from strips_int.errors import StripsIntError, printable
 from strips_int.model.domain import Domain
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
-from strips_int.model.trace import Step
+from strips_int.model.trace import Attempt, Step
 
+from .blocks import Block, find_blocks
 from .causal import causal_graph, relevant_steps
 from .interdependence import (
     CATEGORIES,
@@ -49,6 +50,9 @@ class Report:
     links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
+    #: The trace's attempts and their blocks (definitions section 13): no other number depends on them.
+    attempts: tuple[Attempt, ...] = ()
+    blocks: tuple[Block, ...] = ()
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -80,7 +84,8 @@ class Report:
         type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
         how many of those given and received were required (SPEC section 10, every category), and the
         constructive ones given and received with their required part (who helped whom towards the goal:
-        ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10)."""
+        ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10), and the
+        blocks it gave and received (who got in whose way, definitions section 13)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -98,6 +103,8 @@ class Report:
                 "received_constructive": sum(f.receiver.agent == agent for f in constructive),
                 "given_constructive_required": sum(f.required and f.giver.agent == agent for f in constructive),
                 "received_constructive_required": sum(f.required and f.receiver.agent == agent for f in constructive),
+                "blocks_given": sum(b.giver.agent == agent for b in self.blocks),
+                "blocks_received": sum(b.attempt.agent == agent for b in self.blocks),
             }
             for agent, agent_type in self.agents.items()
         }
@@ -117,6 +124,8 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
+            "attempts": len(self.attempts),
+            "blocks": [b.to_dict() for b in self.blocks],
         }
 
 
@@ -168,6 +177,8 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
+        attempts=trace.attempts,
+        blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts),
     )
 
 
@@ -204,7 +215,20 @@ def format_text(report: Report) -> str:
             f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
+    if report.attempts:  # a trace without attempts says nothing of blocks (definitions section 13)
+        lines.append(f"  blocks: {len(report.blocks)} on {len(report.attempts)} attempts; " + "; ".join(
+            f"{a} gave {row['blocks_given']}, received {row['blocks_received']}" for a, row in data["agents"].items()))
+        lines += [f"  {format_block(item)}" for item in data["blocks"]]
     return "\n".join(lines)
+
+
+def format_block(item: Mapping[str, Any]) -> str:
+    """One block of :meth:`Report.to_dict` as a line of text."""
+    giver, attempt = item["giver"], item["attempt"]
+    given = f"attempt {giver['attempt']}" if "attempt" in giver else f"step {giver['step']}"
+    return (f"block: {given} (t={giver['t']}) {giver['agent']} -> attempt {attempt['attempt']} (t={attempt['t']}) "
+            f"{attempt['agent']}: {giver['action']} => {attempt['action']}; failed {' '.join(item['facts'])}"
+            + ("; collision" if item["collision"] else ""))
 
 
 def format_interdependence(item: Mapping[str, Any]) -> str:
