@@ -105,7 +105,7 @@ def test_an_attempt_failed_on_two_facts_by_two_agents_is_two_blocks(tmp_path):
     assert blocks(found) == [("Step", 0, 0, ("(free x)",)), ("Step", 1, 0, ("(free y)",))]
     assert [found.agent_metrics()[a]["blocks_given"] for a in ("a1", "a2", "a3")] == [1, 1, 0]
     assert found.agent_metrics()["a3"]["blocks_received"] == 2
-    data["steps"][0] = {"action": "(vanish x)"}  # an environment step last changed (free x): no block on it
+    data["steps"][0] = {"action": "(vanish x)"}  # an environment step last changed (free x): none by it
     found = analyze_run(pairs, execute(trace_from_dict(data, pairs, "pairs.json")))
     assert blocks(found) == [("Step", 1, 0, ("(free y)",))]
 

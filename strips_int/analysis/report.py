@@ -50,8 +50,9 @@ class Report:
     links: CausalLinks
     interdependencies: tuple[Finding, ...]
     tasks: Mapping[str, AgentTasks]
-    #: The trace's attempts and their blocks (definitions section 13): no other number depends on them.
-    attempts: tuple[Attempt, ...] = ()
+    #: The trace's attempts (None: its record shows no choices) and their blocks (definitions section 13): no
+    #: other number depends on them.
+    attempts: tuple[Attempt, ...] | None = None
     blocks: tuple[Block, ...] = ()
 
     @functools.cached_property
@@ -85,7 +86,8 @@ class Report:
         how many of those given and received were required (SPEC section 10, every category), and the
         constructive ones given and received with their required part (who helped whom towards the goal:
         ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10), and the
-        blocks it gave and received (who got in whose way, definitions section 13)."""
+        blocks it gave and received (who got in whose way, definitions section 13; None where the trace
+        records no attempts)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -103,8 +105,9 @@ class Report:
                 "received_constructive": sum(f.receiver.agent == agent for f in constructive),
                 "given_constructive_required": sum(f.required and f.giver.agent == agent for f in constructive),
                 "received_constructive_required": sum(f.required and f.receiver.agent == agent for f in constructive),
-                "blocks_given": sum(b.giver.agent == agent for b in self.blocks),
-                "blocks_received": sum(b.attempt.agent == agent for b in self.blocks),
+                "blocks_given": None if self.attempts is None else sum(b.giver.agent == agent for b in self.blocks),
+                "blocks_received": None if self.attempts is None else sum(b.attempt.agent == agent
+                                                                          for b in self.blocks),
             }
             for agent, agent_type in self.agents.items()
         }
@@ -124,7 +127,7 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
-            "attempts": len(self.attempts),
+            "attempts": None if self.attempts is None else len(self.attempts),
             "blocks": [b.to_dict() for b in self.blocks],
         }
 
@@ -178,7 +181,7 @@ def analyze_run(domain: Domain, run: Run) -> Report:
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
         tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
         attempts=trace.attempts,
-        blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts),
+        blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts or ()),
     )
 
 
@@ -215,7 +218,7 @@ def format_text(report: Report) -> str:
             f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
-    if report.attempts:  # a trace without attempts says nothing of blocks (definitions section 13)
+    if report.attempts is not None:  # a trace that records no choices says nothing of blocks (definitions section 13)
         lines.append(f"  blocks: {len(report.blocks)} on {len(report.attempts)} attempts; " + "; ".join(
             f"{a} gave {row['blocks_given']}, received {row['blocks_received']}" for a, row in data["agents"].items()))
         lines += [f"  {format_block(item)}" for item in data["blocks"]]

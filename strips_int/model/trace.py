@@ -79,7 +79,8 @@ class Trace:
     #: The file line of each step, for a plan file (:mod:`.plan`), so that its errors name the line.
     lines: tuple[int, ...] = ()
     #: The actions agents chose that did not happen (definitions section 13), in time order; not executed.
-    attempts: tuple[Attempt, ...] = ()
+    #: None when the record shows no choices (a plan, a trace without ``attempts``): blocks are then unknown.
+    attempts: tuple[Attempt, ...] | None = None
 
     def place(self, step: Step) -> str:
         """How an error names ``step``: ``step 3 (t=4, agent nurse1)``, after its line in a plan file."""
@@ -166,12 +167,12 @@ def trace_from_dict(
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
         raise StripsIntError(source, "steps", f"must be a list of {{\"t\", \"agent\", \"action\"}}, found {brief(raw_steps)}")
-    raw_attempts = data.get("attempts", [])
-    if not isinstance(raw_attempts, list):
+    raw_attempts = data.get("attempts")
+    if raw_attempts is not None and not isinstance(raw_attempts, list):
         raise StripsIntError(source, "attempts", f"must be a list of {{\"t\", \"agent\", \"action\"}}, "
                              f"found {brief(raw_attempts)}")
     return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta,
-                 attempts=parse_attempts(raw_attempts, domain, problem, source))
+                 attempts=None if raw_attempts is None else parse_attempts(raw_attempts, domain, problem, source))
 
 
 #: The longest problem path a trace may give (Linux's PATH_MAX).
