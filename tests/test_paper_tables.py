@@ -91,7 +91,7 @@ def test_a_study_summary_has_each_roles_help_given_and_received(tmp_path):
     assert "| human given Int_cons | human given Int_cons,req | human received Int_cons |" in table
     tex = (out / "summary.tex").read_text()
     # interdependences, who helped whom, triggers and (Overcooked games record attempts) blocks
-    assert tex.count(r"\begin{table") == 4 and r"\caption{Who helped whom" in tex and r"\caption{Blocks" in tex
+    assert tex.count(r"\begin{table") == 4 and r"\caption{Who helped whom" in tex and r"\caption{Blocks and" in tex
     assert r"\multicolumn{2}{c}{human$\to$ai} & \multicolumn{2}{c}{ai$\to$human}" in tex
     mean = float(forced["mean"])
     assert f"forced\\_coordination & hsp & 37 & {mean:.2f} & {mean:.2f} &" in tex

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -27,6 +28,7 @@ from .interdependence import (
     find_interdependences,
 )
 from .reachability import relaxed_reachable
+from .help_cost import UNKNOWN, self_help_costs
 from .required import Need, interdependence_needs
 from .triggers import AgentTasks, agent_tasks
 from .views import analysis_lens, step_views
@@ -54,6 +56,8 @@ class Report:
     #: other number depends on them.
     attempts: tuple[Attempt, ...] | None = None
     blocks: tuple[Block, ...] = ()
+    #: Whether each interdependence carries its self-help cost (definitions section 14).
+    help_cost: bool = False
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -87,7 +91,8 @@ class Report:
         constructive ones given and received with their required part (who helped whom towards the goal:
         ``given_constructive`` of one agent is Int_cons's share it gave, SPEC sections 5 and 10), and the
         blocks it gave and received (who got in whose way, definitions section 13; None where the trace
-        records no attempts)."""
+        records no attempts); with self-help costs (definitions section 14), the steps of help received (the
+        sum of its help's integer costs) and how many of its help's costs are unknown (else None)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -108,6 +113,10 @@ class Report:
                 "blocks_given": None if self.attempts is None else sum(b.giver.agent == agent for b in self.blocks),
                 "blocks_received": None if self.attempts is None else sum(b.attempt.agent == agent
                                                                           for b in self.blocks),
+                "help_steps_received": sum(f.self_help_cost for f in self.interdependencies if f.receiver.agent == agent
+                                           and isinstance(f.self_help_cost, int)) if self.help_cost else None,
+                "help_unknown_received": sum(f.self_help_cost == UNKNOWN for f in self.interdependencies
+                                             if f.receiver.agent == agent) if self.help_cost else None,
             }
             for agent, agent_type in self.agents.items()
         }
@@ -143,8 +152,9 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
     )
 
 
-def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7 and 10.
+def analyze_run(domain: Domain, run: Run, help_cost: bool = False) -> Report:
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): SPEC sections 3-7, 10
+    and 13; with ``help_cost``, each interdependence's self-help cost too (definitions section 14).
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
@@ -167,6 +177,11 @@ def analyze_run(domain: Domain, run: Run) -> Report:
     def needers(fact: Fact) -> frozenset[str]:
         return needed_by.get(reachable.canonical(fact), frozenset())
 
+    found = findings(trace.steps, inters, verdicts, interdependence_needs(
+        domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters]))
+    if help_cost:
+        found = tuple(dataclasses.replace(f, self_help_cost=c)
+                      for f, c in zip(found, self_help_costs(domain, trace.problem, reachable, found), strict=True))
     return Report(
         source=trace.source,
         domain=domain.name,
@@ -177,11 +192,11 @@ def analyze_run(domain: Domain, run: Run) -> Report:
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         links=links,
-        interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
-            domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
+        interdependencies=found,
         tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
         attempts=trace.attempts,
         blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts or ()),
+        help_cost=help_cost,
     )
 
 
@@ -217,6 +232,11 @@ def format_text(report: Report) -> str:
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
             f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
+    if report.help_cost:
+        lines.append("  steps of help received (self-help cost, inf and unknown left out): " + "; ".join(
+            f"{a} {row['help_steps_received']}" + (f" ({row['help_unknown_received']} unknown)"
+                                                   if row["help_unknown_received"] else "")
+            for a, row in data["agents"].items()))
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
     if report.attempts is not None:  # a trace that records no choices says nothing of blocks (definitions section 13)
         lines.append(f"  blocks: {len(report.blocks)} on {len(report.attempts)} attempts; " + "; ".join(
@@ -241,4 +261,5 @@ def format_interdependence(item: Mapping[str, Any]) -> str:
         f"step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
         f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
         f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
+        + (f"; self-help cost {item['self_help_cost']}" if "self_help_cost" in item else "")
     )

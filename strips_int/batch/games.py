@@ -138,18 +138,19 @@ def folder_error(path: Path) -> str | None:
     return None
 
 
-def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **options: Any
+def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, help_cost: bool = False, **options: Any
                  ) -> Iterator[Report | StripsIntError]:
     """Each game in one file analysed, or the error that stopped it: the one way from a path to reports,
-    which every command and :func:`analyze_games` take. ``problem`` overrides a trace's own; ``options``
-    are grounder options. Any exception of the analysis is the game's internal error at ``analysis``."""
+    which every command and :func:`analyze_games` take. ``problem`` overrides a trace's own; ``help_cost``
+    adds each interdependence's self-help cost (definitions section 14); ``options`` are grounder options.
+    Any exception of the analysis is the game's internal error at ``analysis``."""
     for result in read_file(path, domain, problem, **options):
         if isinstance(result, StripsIntError):
             yield result
             continue
         source = result.source if isinstance(result, Trace) else str(path)  # a buggy grounder may yield anything
         try:
-            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
+            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache), help_cost))
         except StripsIntError as exc:
             yield exc
 

@@ -20,8 +20,8 @@ from typing import Any, Sequence
 
 from strips_int.errors import printable
 
-from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options, out_folder, pragmas, whole)
+from .contract import (Parser, add_domain_argument, add_grounder_options, add_help_cost_option, add_pragma_options,
+                       command, domain_of, fail, grounder_options, out_folder, pragmas, whole)
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
@@ -51,6 +51,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--seed", type=whole(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
                         "(the same inputs and options): its finished files are not done again")
+    add_help_cost_option(parser)
     add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
@@ -147,7 +148,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         chosen = args.group_by is not None  # a key of the user's that no game has is an error; a default one not
-        study = Study(domain, tuple(files), grounder_options(args), tuple(args.group_by or Study.group_by),
+        options = {**grounder_options(args), **({"help_cost": True} if args.help_cost else {})}
+        study = Study(domain, tuple(files), options, tuple(args.group_by or Study.group_by),
                       args.resamples, args.seed, parse_shard(args.shard), pragmas(args), problem, chosen)
         check_options(study.files, study.options)
         printed.scenarios = len(scenarios)

@@ -1,0 +1,222 @@
+"""Self-help cost: what a piece of help saved its receiver (definitions section 14).
+
+For an interdependence (g, r), the receiver's agent alone (other agents stay where they are, environment
+actions run and cost nothing) goes from the initial state to a state holding one of the linking facts, or
+one that differs from it only by interchangeable objects; its self-help cost is the number of its own
+actions in a cheapest such plan: an integer, ``inf`` when none exists, ``unknown`` at the search's limit.
+
+How: required help (definitions section 10: no linking fact relaxed-reachable alone) is ``inf`` by that
+proof. Otherwise one 0-1 breadth-first search per receiving agent, over the ground actions relaxed
+reachability finds for it and the environment on the game's own problem, from the initial state, until
+every linking fact of its help has its cost; a fact it never reaches is ``inf`` when the search ran out
+of states, ``unknown`` when it stopped at :data:`LIMIT` states. Written by hand because the planners
+(Fast Downward through unified-planning) run in child processes at some 0.3 s each, more than the whole
+analysis of a game, and give one plan per target where this gives every target's cost in one search.
+
+Symmetry keeps it small and exact: objects of one class (interchangeable, definitions section 10) that no
+action of a path has named still have their initial facts, so any of them can stand for any other; an
+action may name only the first untouched ones of each class (as many as one action can name), besides
+those already touched.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict, deque
+from typing import Mapping, Sequence
+
+from strips_int.model.domain import Domain
+from strips_int.model.task import Fact, GroundAction, Problem
+
+from .interdependence import Finding
+from .reachability import Keyed, Reachable, explored, fold, problem_key
+
+INF, UNKNOWN = "inf", "unknown"
+#: A self-help cost: a number of actions, ``inf`` or ``unknown``.
+Cost = int | str
+#: The states one search may expand before what it has not reached is ``unknown``.
+LIMIT = 5000
+
+
+#: Objects of each class kept beyond the representatives (an action's worth), for a plan to use several.
+SPARE = 4
+#: The names of help cost's tables in a domain's cache, and how many entries each keeps.
+_LONE, _COSTS = ("help cost: alone", 64), ("help cost: costs", 8192)
+
+
+def self_help_costs(domain: Domain, problem: Problem, team: Reachable, findings: Sequence[Finding],
+                    limit: int = LIMIT) -> tuple[Cost, ...]:
+    """The self-help cost of each interdependence (definitions section 14), in order; ``team``: the
+    problem's relaxed reachability with every agent (its classes say which objects are interchangeable).
+
+    The search runs on the problem folded to :data:`SPARE` more objects of each class than an action can
+    name (games on one layout fold to a few problems, and a cost is kept in the domain's cache by folded
+    problem, agent and linking facts up to interchangeable objects); where it ran short of a class's
+    objects before its answer, the answer is ``unknown``.
+    """
+    kept = _kept(team.classes)
+    folded = problem_key(fold(problem, kept))
+    lone, costs = domain.cache.table(*_LONE), domain.cache.table(*_COSTS)
+    found = []
+    for finding in findings:
+        if finding.required:  # relaxed-unreachable alone: a proof
+            found.append(INF)
+            continue
+        agent = finding.receiver.agent or ""
+        key = (folded, agent, frozenset(team.canonical(f) for f in finding.facts))
+        cost = costs.get(key)
+        if cost is None:
+            alone = lone.get((folded, agent))
+            if alone is None:
+                alone = lone.keep((folded, agent), _Alone(domain, folded, team, kept, agent))
+            cost = costs.keep(key, alone.cost(key[2], limit))
+        found.append(cost)
+    return tuple(found)
+
+
+def _kept(classes: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Each class member mapped to the members kept: its representatives and :data:`SPARE` more."""
+    members = _class_members(classes)
+    return {member: tuple(group[:len(reps) + SPARE]) for reps, group in members.items() for member in group}
+
+
+class _Alone:
+    """One agent alone in a problem: its and the environment's relaxed-reachable ground actions, on fact ids,
+    searched once per set of targets."""
+
+    def __init__(self, domain: Domain, folded: Keyed[Problem], team: Reachable, kept: Mapping[str, tuple[str, ...]],
+                 agent: str) -> None:
+        problem = folded.value
+        actions = [a for a in explored(domain, folded, frozenset({agent})).actions
+                   if a.actor is None or a.actor == agent]
+        changing = {f for a in actions for f in (*a.add, *a.delete)}
+        self.ids: dict[Fact, int] = {}
+        self.facts: list[Fact] = []
+        init = problem.init
+        #: Each action: positive and negative preconditions that change, delete, add, cost, class members named.
+        self.actions: list[tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int], int, tuple]] = [
+            (self._ids(a.pre & changing), self._ids(a.neg_pre & changing), self._ids(a.delete), self._ids(a.add),
+             0 if a.actor is None else 1, _members(a, team.classes))
+            for a in actions if a.pre - changing <= init and not (a.neg_pre - changing) & init]
+        self.start = frozenset(self.ids[f] for f in init if f in changing)
+        true_by_predicate = Counter(f[0] for f in init if f in changing)
+        #: Each fact's rank as an action's key (:meth:`cost`): predicates with few true facts first (an
+        #: agent's position), then more arguments.
+        self.rank = [(true_by_predicate[f[0]], -len(f)) for f in self.facts]
+        self.canon = [team.canonical(f) for f in self.facts]
+        self.held = {team.canonical(f) for f in init}
+        #: Each class's members in the folded problem, by its representatives (as an action's class members).
+        self.classes = {team.classes[group[0]]: list(group) for group in set(kept.values())}
+        #: The classes the fold cut (it left out some of their members): a search short of their objects may
+        #: have missed a plan.
+        self.cut = frozenset(team.classes[m] for m, group in kept.items() if m not in group)
+
+    def _ids(self, facts: frozenset[Fact]) -> frozenset[int]:
+        ids, known = self.ids, self.facts
+        found = []
+        for fact in facts:
+            i = ids.get(fact)
+            if i is None:
+                i = ids[fact] = len(known)
+                known.append(fact)
+            found.append(i)
+        return frozenset(found)
+
+    def relevant(self, targets: frozenset[Fact]) -> list[int]:
+        """The actions that can serve reaching ``targets``: those adding a target or a positive precondition of
+        a relevant action, or deleting a negative one. An optimal plan keeps its cost without the others
+        (they add nothing it needs and delete nothing it needs false), so the search leaves them out."""
+        adders: dict[int, list[int]] = defaultdict(list)
+        deleters: dict[int, list[int]] = defaultdict(list)
+        for k, (_, _, delete, add, _, _) in enumerate(self.actions):
+            for i in add:
+                adders[i].append(k)
+            for i in delete:
+                deleters[i].append(k)
+        true = [i for i, canon in enumerate(self.canon) if canon in targets]
+        false: list[int] = []
+        seen_true, seen_false, chosen = set(true), set(), set()
+        while true or false:
+            for k in adders[true.pop()] if true else deleters[false.pop()]:
+                if k in chosen:
+                    continue
+                chosen.add(k)
+                pre, neg = self.actions[k][0], self.actions[k][1]
+                true.extend(pre - seen_true)
+                seen_true |= pre
+                false.extend(neg - seen_false)
+                seen_false |= neg
+        return sorted(chosen)
+
+    def cost(self, targets: frozenset[Fact], limit: int) -> Cost:
+        """The fewest of the agent's actions to a state holding one of ``targets`` (canonical): a 0-1
+        breadth-first search (environment actions cost 0) over the relevant actions."""
+        if not targets.isdisjoint(self.held):
+            return 0
+        canon = self.canon
+        by_key: dict[int, list] = defaultdict(list)
+        free = []
+        for k in self.relevant(targets):
+            entry = self.actions[k]
+            (by_key[min(entry[0], key=self.rank.__getitem__)] if entry[0] else free).append(entry)
+        keys = frozenset(by_key)
+        best: dict[frozenset[int], int] = {self.start: 0}
+        touched_at: dict[frozenset[int], frozenset[str]] = {self.start: frozenset()}
+        allowed_by: dict[frozenset[str], dict[tuple[str, ...], set[str]]] = {}
+        queue: deque[tuple[int, frozenset[int]]] = deque([(0, self.start)])
+        expanded = 0
+        short = None  # the cost of the first state expanded short of a class's untouched objects
+        while queue:
+            cost, state = queue.popleft()
+            if best[state] != cost:
+                continue
+            if any(canon[i] in targets for i in state):
+                return cost if short is None or short >= cost else UNKNOWN
+            expanded += 1
+            if expanded > limit:
+                return UNKNOWN
+            touched = touched_at[state]
+            allowed = allowed_by.get(touched)
+            if allowed is None:
+                allowed = allowed_by[touched] = _allowed(self.classes, touched)
+            if short is None and any(len(allowed[reps]) < len(reps) for reps in self.cut):
+                short = cost
+            for i in (*(state & keys), None):
+                for pre, neg, delete, add, step, members in (free if i is None else by_key.get(i, ())):
+                    if not (pre <= state) or not neg.isdisjoint(state):
+                        continue
+                    if members and not all(obj in touched or obj in allowed[cls] for cls, obj in members):
+                        continue
+                    nxt = (state - delete) | add
+                    new = cost + step
+                    if best.get(nxt, new + 1) <= new:
+                        continue
+                    best[nxt] = new
+                    touched_at[nxt] = touched | {obj for _, obj in members} if members else touched
+                    (queue.appendleft if step == 0 else queue.append)((new, nxt))
+        return INF if short is None else UNKNOWN
+
+
+def _members(action: GroundAction, classes: Mapping[str, tuple[str, ...]]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The class members ``action`` names, with their class (its representatives)."""
+    return tuple((classes[a], a) for a in dict.fromkeys(action.args) if a in classes)
+
+
+def _class_members(classes: Mapping[str, tuple[str, ...]]) -> dict[tuple[str, ...], list[str]]:
+    members: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for member, reps in sorted(classes.items()):
+        members[reps].append(member)
+    return members
+
+
+def _allowed(classes: Mapping[tuple[str, ...], list[str]], touched: frozenset[str]) -> dict[tuple[str, ...], set[str]]:
+    """Per class, its first untouched members, as many as one action can name (its representatives' count)."""
+    allowed = {}
+    for reps, members in classes.items():
+        first = []
+        for member in members:
+            if member not in touched:
+                first.append(member)
+                if len(first) == len(reps):
+                    break
+        allowed[reps] = set(first)
+    return allowed
