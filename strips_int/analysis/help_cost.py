@@ -28,13 +28,13 @@ from strips_int.model.domain import Domain
 from strips_int.model.task import Fact, GroundAction, Problem
 
 from .interdependence import Finding
-from .reachability import Keyed, Reachable, explored, fold, problem_key
+from .reachability import Keyed, Reachable, explored, problem_key
 
 INF, UNKNOWN = "inf", "unknown"
 #: A self-help cost: a number of actions, ``inf`` or ``unknown``.
 Cost = int | str
 #: The states one search may expand before what it has not reached is ``unknown``.
-LIMIT = 5000
+LIMIT = 6000
 
 
 #: Objects of each class kept beyond the representatives (an action's worth), for a plan to use several.
@@ -49,12 +49,12 @@ def self_help_costs(domain: Domain, problem: Problem, team: Reachable, findings:
     problem's relaxed reachability with every agent (its classes say which objects are interchangeable).
 
     The search runs on the problem folded to :data:`SPARE` more objects of each class than an action can
-    name (games on one layout fold to a few problems, and a cost is kept in the domain's cache by folded
-    problem, agent and linking facts up to interchangeable objects); where it ran short of a class's
-    objects before its answer, the answer is ``unknown``.
+    name, the spares renamed after their representative (``onion1#1``), so that games on one layout fold
+    to one problem and share their searches: a cost is kept in the domain's cache by folded problem, agent
+    and linking facts up to interchangeable objects. Where a search ran short of a class's objects before
+    its answer, the answer is ``unknown``.
     """
-    kept = _kept(team.classes)
-    folded = problem_key(fold(problem, kept))
+    folded, lone_classes, cut = _folded(problem, team.classes)
     lone, costs = domain.cache.table(*_LONE), domain.cache.table(*_COSTS)
     found = []
     for finding in findings:
@@ -67,24 +67,44 @@ def self_help_costs(domain: Domain, problem: Problem, team: Reachable, findings:
         if cost is None:
             alone = lone.get((folded, agent))
             if alone is None:
-                alone = lone.keep((folded, agent), _Alone(domain, folded, team, kept, agent))
+                alone = lone.keep((folded, agent), _Alone(domain, folded, lone_classes, cut, agent))
             cost = costs.keep(key, alone.cost(key[2], limit))
         found.append(cost)
     return tuple(found)
 
 
-def _kept(classes: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    """Each class member mapped to the members kept: its representatives and :data:`SPARE` more."""
-    members = _class_members(classes)
-    return {member: tuple(group[:len(reps) + SPARE]) for reps, group in members.items() for member in group}
+def _folded(problem: Problem, classes: Mapping[str, tuple[str, ...]]
+            ) -> tuple[Keyed[Problem], dict[str, tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """``problem`` with each class cut to its representatives and :data:`SPARE` more members, those renamed
+    ``REP#i`` (``#`` is in no PDDL name); the kept members' classes (member -> representatives); and the
+    classes that lost members."""
+    rename: dict[str, str] = {}
+    kept_classes: dict[str, tuple[str, ...]] = {}
+    cut = set()
+    for reps, group in _class_members(classes).items():
+        spares = [m for m in group if m not in reps]
+        for i, member in enumerate(spares[:SPARE], start=1):
+            rename[member] = f"{reps[0]}#{i}"
+        kept_classes.update({name: reps for name in (*reps, *(rename[m] for m in spares[:SPARE]))})
+        if len(spares) > SPARE:
+            cut.add(reps)
+    dropped = {m for m in classes if m not in rename and m not in kept_classes}
+
+    def renamed(fact: Fact) -> Fact:
+        return (fact[0], *(rename.get(a, a) for a in fact[1:]))
+
+    folded = Problem(name=problem.name, objects={rename.get(o, o): t for o, t in problem.objects.items() if o not in dropped},
+                     init=frozenset(renamed(f) for f in problem.init if dropped.isdisjoint(f[1:])), goal=frozenset(),
+                     source=problem.source)
+    return problem_key(folded), kept_classes, frozenset(cut)
 
 
 class _Alone:
-    """One agent alone in a problem: its and the environment's relaxed-reachable ground actions, on fact ids,
-    searched once per set of targets."""
+    """One agent alone in a folded problem: its and the environment's relaxed-reachable ground actions, on
+    fact ids, searched once per set of targets."""
 
-    def __init__(self, domain: Domain, folded: Keyed[Problem], team: Reachable, kept: Mapping[str, tuple[str, ...]],
-                 agent: str) -> None:
+    def __init__(self, domain: Domain, folded: Keyed[Problem], classes: Mapping[str, tuple[str, ...]],
+                 cut: frozenset[tuple[str, ...]], agent: str) -> None:
         problem = folded.value
         actions = [a for a in explored(domain, folded, frozenset({agent})).actions
                    if a.actor is None or a.actor == agent]
@@ -95,20 +115,28 @@ class _Alone:
         #: Each action: positive and negative preconditions that change, delete, add, cost, class members named.
         self.actions: list[tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int], int, tuple]] = [
             (self._ids(a.pre & changing), self._ids(a.neg_pre & changing), self._ids(a.delete), self._ids(a.add),
-             0 if a.actor is None else 1, _members(a, team.classes))
+             0 if a.actor is None else 1, _members(a, classes))
             for a in actions if a.pre - changing <= init and not (a.neg_pre - changing) & init]
         self.start = frozenset(self.ids[f] for f in init if f in changing)
         true_by_predicate = Counter(f[0] for f in init if f in changing)
         #: Each fact's rank as an action's key (:meth:`cost`): predicates with few true facts first (an
         #: agent's position), then more arguments.
         self.rank = [(true_by_predicate[f[0]], -len(f)) for f in self.facts]
-        self.canon = [team.canonical(f) for f in self.facts]
-        self.held = {team.canonical(f) for f in init}
+        canonical = Reachable(frozenset(), (), classes).canonical
+        self.canon = [canonical(f) for f in self.facts]
+        self.held = {canonical(f) for f in init}
         #: Each class's members in the folded problem, by its representatives (as an action's class members).
-        self.classes = {team.classes[group[0]]: list(group) for group in set(kept.values())}
+        self.classes = _class_members(classes)
         #: The classes the fold cut (it left out some of their members): a search short of their objects may
         #: have missed a plan.
-        self.cut = frozenset(team.classes[m] for m, group in kept.items() if m not in group)
+        self.cut = cut
+        #: The actions that add and delete each fact.
+        self.changers: tuple[dict[int, list[int]], dict[int, list[int]]] = (defaultdict(list), defaultdict(list))
+        for k, (_, _, delete, add, _, _) in enumerate(self.actions):
+            for i in add:
+                self.changers[0][i].append(k)
+            for i in delete:
+                self.changers[1][i].append(k)
 
     def _ids(self, facts: frozenset[Fact]) -> frozenset[int]:
         ids, known = self.ids, self.facts
@@ -125,13 +153,7 @@ class _Alone:
         """The actions that can serve reaching ``targets``: those adding a target or a positive precondition of
         a relevant action, or deleting a negative one. An optimal plan keeps its cost without the others
         (they add nothing it needs and delete nothing it needs false), so the search leaves them out."""
-        adders: dict[int, list[int]] = defaultdict(list)
-        deleters: dict[int, list[int]] = defaultdict(list)
-        for k, (_, _, delete, add, _, _) in enumerate(self.actions):
-            for i in add:
-                adders[i].append(k)
-            for i in delete:
-                deleters[i].append(k)
+        adders, deleters = self.changers
         true = [i for i, canon in enumerate(self.canon) if canon in targets]
         false: list[int] = []
         seen_true, seen_false, chosen = set(true), set(), set()
@@ -152,7 +174,7 @@ class _Alone:
         breadth-first search (environment actions cost 0) over the relevant actions."""
         if not targets.isdisjoint(self.held):
             return 0
-        canon = self.canon
+        goal = frozenset(i for i, canon in enumerate(self.canon) if canon in targets)
         by_key: dict[int, list] = defaultdict(list)
         free = []
         for k in self.relevant(targets):
@@ -161,7 +183,8 @@ class _Alone:
         keys = frozenset(by_key)
         best: dict[frozenset[int], int] = {self.start: 0}
         touched_at: dict[frozenset[int], frozenset[str]] = {self.start: frozenset()}
-        allowed_by: dict[frozenset[str], dict[tuple[str, ...], set[str]]] = {}
+        #: Per touched set: each class's first untouched members, and whether a cut class is short of them.
+        allowed_by: dict[frozenset[str], tuple[dict[tuple[str, ...], set[str]], bool]] = {}
         queue: deque[tuple[int, frozenset[int]]] = deque([(0, self.start)])
         expanded = 0
         short = None  # the cost of the first state expanded short of a class's untouched objects
@@ -169,16 +192,18 @@ class _Alone:
             cost, state = queue.popleft()
             if best[state] != cost:
                 continue
-            if any(canon[i] in targets for i in state):
+            if not goal.isdisjoint(state):
                 return cost if short is None or short >= cost else UNKNOWN
             expanded += 1
             if expanded > limit:
                 return UNKNOWN
             touched = touched_at[state]
-            allowed = allowed_by.get(touched)
-            if allowed is None:
-                allowed = allowed_by[touched] = _allowed(self.classes, touched)
-            if short is None and any(len(allowed[reps]) < len(reps) for reps in self.cut):
+            found = allowed_by.get(touched)
+            if found is None:
+                allowed = _allowed(self.classes, touched)
+                found = allowed_by[touched] = allowed, any(len(allowed[reps]) < len(reps) for reps in self.cut)
+            allowed = found[0]
+            if short is None and found[1]:
                 short = cost
             for i in (*(state & keys), None):
                 for pre, neg, delete, add, step, members in (free if i is None else by_key.get(i, ())):
