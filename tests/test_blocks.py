@@ -222,3 +222,22 @@ def test_every_collision_in_overcooked_ai_human_data_is_two_blocks_and_every_bod
         seen[found.source.split("#", 1)[1]] = (len(collision) // 2, len(found.blocks) - len(collision))
     assert seen == expected
     assert sum(c for c, _ in expected.values()) > 0 and sum(b for _, b in expected.values()) > 0
+
+
+def test_the_html_report_and_the_timeline_draw_each_block(domain):
+    import io
+
+    from visualize.html import html_report
+    from visualize.timeline import plot_timeline
+
+    found = report(domain, [move(0, "player1", "c3_0", "c2_0"), move(1, "player0", "c0_0", "c1_0")],
+                   [move(1, "player0", "c1_0", "c2_0")])
+    page = html_report(found)
+    assert '<section id="blocks"><h2>Blocks (1)</h2>' in page and page.count('<tr class="block">') == 1
+    assert "(move player1 c3_0 c2_0)" in page.split('id="blocks"')[1]
+    svg = io.StringIO()
+    plot_timeline(found).savefig(svg, format="svg")
+    assert 'id="block:0"' in svg.getvalue() and "blocks (1)" in svg.getvalue()
+    plain = report(domain, [move(0, "player1", "c3_0", "c2_0")], [])
+    plain = type(plain)(**{**plain.__dict__, "attempts": None})  # a trace that records no choices
+    assert 'id="blocks"' not in html_report(plain)
