@@ -53,6 +53,30 @@ def test_random_rollout_grounds_and_delivers_as_rewarded(layout, seed, domain, r
     analyze(domain, trace)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_refused_moves_of_a_rollout_are_its_attempts_and_collisions_two_blocks(seed, domain, rollouts):
+    # Counted from the saved arrays alone: a move (actions 0-3: up, down, right, left) to a floor cell after
+    # which the agent stands where it stood; both refused towards one cell or each other's: a collision.
+    path = rollouts / f"cramped_room_{seed}.npz"
+    with np.load(path, allow_pickle=False) as data:
+        grid, actions, pos = [str(row) for row in data["grid"]], data["actions"], data["agent_pos"].tolist()
+    step = {0: (0, -1), 1: (0, 1), 2: (1, 0), 3: (-1, 0)}
+    refused, collisions = 0, 0
+    for t in range(len(actions)):
+        targets = {}
+        for j in (0, 1):
+            if actions[t][j] in step and pos[t][j] == pos[t + 1][j]:
+                x, y = pos[t][j][0] + step[actions[t][j]][0], pos[t][j][1] + step[actions[t][j]][1]
+                if grid[y][x] in " 12":
+                    targets[j] = [x, y]
+        refused += len(targets)
+        collisions += len(targets) == 2 and (targets[0] == targets[1] or (targets[0] == pos[t][1]
+                                                                          and targets[1] == pos[t][0]))
+    report = analyze(domain, read_rollout(path, domain))
+    assert [a.action.name for a in report.attempts] == ["move"] * refused and refused > 0
+    assert sum(b.collision for b in report.blocks) == 2 * collisions
+
+
 def test_counter_handover_is_one_constructive_interdependence(domain, rollouts):
     trace = read_rollout(rollouts / "handover.npz", domain)
     report = analyze(domain, trace)
