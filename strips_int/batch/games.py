@@ -164,22 +164,23 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
 
 
 def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem: Problem | str | Path | None = None,
-            **options: Any) -> Report:
+            help_cost: bool = False, **options: Any) -> Report:
     """The report of one game: a trace or run in memory, or a file holding exactly one game (a strips-int
     trace or a raw game a grounder recognizes, with grounder ``options`` such as ``layout``).
 
     ``domain`` may be loaded, a path, or a packaged domain's name (``"overcooked"``, ``"sar"``);
-    ``problem`` overrides the one a trace names. A file with several games is refused (use
-    :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+    ``problem`` overrides the one a trace names; ``help_cost`` adds each interdependence's self-help cost
+    (definitions section 14). A file with several games is refused (use :func:`analyze_games`). Raises
+    :class:`~strips_int.errors.StripsIntError` on bad input.
     """
     domain = as_domain(domain)
     if isinstance(game, Run):
-        return analyze_run(domain, game)
+        return analyze_run(domain, game, help_cost)
     if isinstance(game, Trace):
-        return analyze_run(domain, execute(game, domain.cache))
+        return analyze_run(domain, execute(game, domain.cache), help_cost)
     if problem is not None and not isinstance(problem, Problem):
         problem = load_problem(domain, problem)
-    results = list(itertools.islice(analyze_file(domain, Path(game), problem, **options), 2))
+    results = list(itertools.islice(analyze_file(domain, Path(game), problem, help_cost, **options), 2))
     if len(results) != 1:
         raise StripsIntError(str(game), None, "holds no game" if not results else
                              "holds several games: read them with strips_int.analyze_games")
