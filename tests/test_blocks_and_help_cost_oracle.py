@@ -140,3 +140,31 @@ def test_every_hand_over_on_forced_coordination_costs_inf():
     assert len(report.interdependencies) == 19
     assert all(f.self_help_cost == "inf" for f in report.interdependencies if f.required)
     assert all(f.self_help_cost != "inf" for f in report.interdependencies if not f.required)
+
+
+@pytest.mark.skipif(not USER_STUDY.is_dir(), reason="../shared/data is absent")
+def test_evaluate_with_help_cost_writes_each_roles_steps_of_help_received(tmp_path):
+    import csv
+    import shutil
+
+    from strips_int.cli.evaluate import main as evaluate
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for name in ("cole/5_10_2025_15_23_0_human=1.json", "mep/5_9_2025_14_48_11_human=1.json"):
+        shutil.copy(USER_STUDY / name, games / Path(name).name)
+    assert evaluate(["overcooked", str(games), "--out", str(tmp_path / "out"), "--help-cost"]) == 0
+    with open(tmp_path / "out" / "games.csv", newline="") as handle:
+        rows = {Path(r["source"]).name: r for r in csv.DictReader(handle)}
+    overcooked = load_domain("overcooked")
+    for name, row in rows.items():
+        report = analyze_run(overcooked, execute(next(read_input(games / name, overcooked))), help_cost=True)
+        for agent, metrics in report.agent_metrics().items():
+            role = report.meta["roles"][agent]
+            assert int(row[f"{role}_help_steps_received"]) == metrics["help_steps_received"] == sum(
+                f.self_help_cost for f in report.interdependencies
+                if f.receiver.agent == agent and isinstance(f.self_help_cost, int))
+        assert int(row["blocks"]) == len(report.blocks)
+    assert "human steps of help received" in (tmp_path / "out" / "summary.md").read_text()
+    assert evaluate(["overcooked", str(games), "--out", str(tmp_path / "plain")]) == 0
+    assert "help_steps_received" not in (tmp_path / "plain" / "games.csv").read_text()
