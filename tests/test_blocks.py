@@ -241,3 +241,22 @@ def test_the_html_report_and_the_timeline_draw_each_block(domain):
     plain = report(domain, [move(0, "player1", "c3_0", "c2_0")], [])
     plain = type(plain)(**{**plain.__dict__, "attempts": None})  # a trace that records no choices
     assert 'id="blocks"' not in html_report(plain)
+
+
+def test_a_sar_agent_reaching_for_a_kit_its_partner_picked_up_that_tick_is_blocked(tmp_path):
+    from strips_int.grounders.sar.formats import dump_log
+    from strips_int.grounders.sar.scenario import scenario_from_json, simulate
+
+    scenario = {"format": "strips-int-sar-scenario/1", "name": "one-kit", "grid": ["#######", "#N.k.P#", "#######"],
+                "legend": {"N": "nurse1", "P": "police1", "k": "kit1"},
+                "agents": {"nurse1": {"role": "nurse", "script": ["go 3 1", "interact"]},
+                           "police1": {"role": "police", "script": ["go 3 1", "interact"]}},
+                "items": {"kit1": "medkit"}, "victims": [], "max_steps": 10}
+    log, _ = simulate(scenario_from_json(scenario, "one-kit.scenario.json"))
+    path = tmp_path / "one-kit.log.json"
+    path.write_text(dump_log(log))
+    [found] = analyze_games("sar", path)
+    assert not isinstance(found, Exception), found
+    assert [str(a.action) for a in found.attempts] == ["(pick-up police1 kit1 c3_1)"]
+    [block] = found.blocks
+    assert (str(block.giver.action), block.facts) == ("(pick-up nurse1 kit1 c3_1)", ("(item-at kit1 c3_1)",))
