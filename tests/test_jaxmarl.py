@@ -18,7 +18,7 @@ from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays, refused_moves
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
 
@@ -60,18 +60,8 @@ def test_refused_moves_of_a_rollout_are_its_attempts_and_collisions_two_blocks(s
     path = rollouts / f"cramped_room_{seed}.npz"
     with np.load(path, allow_pickle=False) as data:
         grid, actions, pos = [str(row) for row in data["grid"]], data["actions"], data["agent_pos"].tolist()
-    step = {0: (0, -1), 1: (0, 1), 2: (1, 0), 3: (-1, 0)}
-    refused, collisions = 0, 0
-    for t in range(len(actions)):
-        targets = {}
-        for j in (0, 1):
-            if actions[t][j] in step and pos[t][j] == pos[t + 1][j]:
-                x, y = pos[t][j][0] + step[actions[t][j]][0], pos[t][j][1] + step[actions[t][j]][1]
-                if grid[y][x] in " 12":
-                    targets[j] = [x, y]
-        refused += len(targets)
-        collisions += len(targets) == 2 and (targets[0] == targets[1] or (targets[0] == pos[t][1]
-                                                                          and targets[1] == pos[t][0]))
+    refused, collisions = refused_moves(actions, pos, {0: (0, -1), 1: (0, 1), 2: (1, 0), 3: (-1, 0)},
+                                        lambda x, y: grid[y][x] in " 12")
     report = analyze(domain, read_rollout(path, domain))
     assert [a.action.name for a in report.attempts] == ["move"] * refused and refused > 0
     assert sum(b.collision for b in report.blocks) == 2 * collisions

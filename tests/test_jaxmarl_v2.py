@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays, refused_moves
 
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
@@ -75,18 +75,9 @@ def test_refused_moves_of_a_v2_rollout_are_its_attempts_and_collisions_two_block
     arrays = npz_arrays(rollouts / "recipes_redrawn.npz")
     static, actions, pos = arrays["static"].tolist(), arrays["actions"], arrays["agent_pos"].tolist()
     assert not arrays["done"].any()
-    step = {0: (1, 0), 1: (0, 1), 2: (-1, 0), 3: (0, -1)}
-    refused, collisions = 0, 0
-    for t in range(len(actions)):
-        targets = {}
-        for j in (0, 1):
-            if actions[t][j] in step and pos[t][j] == pos[t + 1][j]:
-                x, y = pos[t][j][0] + step[actions[t][j]][0], pos[t][j][1] + step[actions[t][j]][1]
-                if 0 <= y < len(static) and 0 <= x < len(static[0]) and static[y][x] == 0:
-                    targets[j] = [x, y]
-        refused += len(targets)
-        collisions += len(targets) == 2 and (targets[0] == targets[1] or (targets[0] == pos[t][1]
-                                                                          and targets[1] == pos[t][0]))
+    refused, collisions = refused_moves(actions, pos, {0: (1, 0), 1: (0, 1), 2: (-1, 0), 3: (0, -1)},
+                                        lambda x, y: 0 <= y < len(static) and 0 <= x < len(static[0])
+                                        and static[y][x] == 0)
     report = analyze(domain, traces["recipes_redrawn"])
     assert [a.action.name for a in report.attempts] == ["move"] * refused and refused > 0
     assert sum(b.collision for b in report.blocks) == 2 * collisions > 0

@@ -25,6 +25,7 @@ from collections import Counter, defaultdict, deque
 from typing import Mapping, Sequence
 
 from strips_int.model.domain import Domain
+from strips_int.model.execution import FactIds
 from strips_int.model.task import Fact, GroundAction, Problem
 
 from .interdependence import Finding
@@ -109,15 +110,15 @@ class _Alone:
         actions = [a for a in explored(domain, folded, frozenset({agent})).actions
                    if a.actor is None or a.actor == agent]
         changing = {f for a in actions for f in (*a.add, *a.delete)}
-        self.ids: dict[Fact, int] = {}
-        self.facts: list[Fact] = []
+        self.ids = FactIds()
         init = problem.init
         #: Each action: positive and negative preconditions that change, delete, add, cost, class members named.
         self.actions: list[tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int], int, tuple]] = [
             (self._ids(a.pre & changing), self._ids(a.neg_pre & changing), self._ids(a.delete), self._ids(a.add),
              0 if a.actor is None else 1, _members(a, classes))
             for a in actions if a.pre - changing <= init and not (a.neg_pre - changing) & init]
-        self.start = frozenset(self.ids[f] for f in init if f in changing)
+        self.start = self._ids(frozenset(f for f in init if f in changing))
+        self.facts = self.ids.facts
         true_by_predicate = Counter(f[0] for f in init if f in changing)
         #: Each fact's rank as an action's key (:meth:`cost`): predicates with few true facts first (an
         #: agent's position), then more arguments.
@@ -139,15 +140,7 @@ class _Alone:
                 self.changers[1][i].append(k)
 
     def _ids(self, facts: frozenset[Fact]) -> frozenset[int]:
-        ids, known = self.ids, self.facts
-        found = []
-        for fact in facts:
-            i = ids.get(fact)
-            if i is None:
-                i = ids[fact] = len(known)
-                known.append(fact)
-            found.append(i)
-        return frozenset(found)
+        return frozenset(self.ids.ids(facts))
 
     def relevant(self, targets: frozenset[Fact]) -> list[int]:
         """The actions that can serve reaching ``targets``: those adding a target or a positive precondition of
