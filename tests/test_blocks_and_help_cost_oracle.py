@@ -95,6 +95,23 @@ def test_package_agrees_with_the_oracle_on_self_help_costs_in_random_walks(domai
     assert any(isinstance(c, int) for c in costs)
 
 
+def test_package_agrees_with_the_oracle_on_blocks_and_costs_in_published_style_domains():
+    # IPC-style freight (trucks and airplanes named by the agent-types pragma) and its CoDMAP MA-PDDL form
+    root = DATA.parent.parent
+    agents = {"agent-types": ["truck", "airplane"]}
+    cases = [(load_domain(root / "examples" / "freight" / "domain.pddl", agents), root / "examples" / "freight" / "p01.pddl"),
+             (load_domain(DATA / "freight-codmap.pddl", agents), DATA / "freight-codmap-p01.pddl")]
+    blocked = 0
+    for domain, path in cases:
+        problem = load_problem(domain, path)
+        for seed in range(3):
+            trace = with_attempts(domain, random_walk(domain, problem, 30, seed), seed)
+            blocked += len(blocks(trace))
+            assert [str(d) for d in compare(domain, trace)] == []
+            assert [str(d) for d in compare_costs(domain, trace, limit=20_000)] == []
+    assert blocked > 0
+
+
 @pytest.mark.parametrize("path", sorted(p.name for p in EXAMPLES.glob("*.trace.json")))
 def test_package_agrees_with_the_oracle_on_self_help_costs_of_the_sar_examples(domains, path):
     [trace] = read_input(EXAMPLES / path, domains["sar"])
