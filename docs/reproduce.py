@@ -146,8 +146,10 @@ def _blocks_and_costs(report, human: str | None) -> dict[str, int]:
     ai = next((a for a in report.agents if a != human), None)
     if human is None or ai is None:
         return {}
-    return {"ai_blocks_given": metrics[ai]["blocks_given"] or 0, "human_blocks_given": metrics[human]["blocks_given"] or 0,
-            "human_help_steps": metrics[human]["help_steps_received"], "ai_help_steps": metrics[ai]["help_steps_received"],
+    return {"ai_blocks_given": metrics[ai]["blocks_given"] or 0,
+            "human_blocks_given": metrics[human]["blocks_given"] or 0,
+            "human_help_steps": metrics[human]["help_steps_received"],
+            "ai_help_steps": metrics[ai]["help_steps_received"],
             "unknown_costs": sum(f.self_help_cost == "unknown" for f in report.interdependencies)}
 
 
@@ -412,8 +414,8 @@ def blocks_and_costs(groups: dict[tuple[str, str], list[Measured]]) -> list[str]
            "of one player that the other's last step caused (definitions section 13); AI → human: blocks the AI "
            "gave the human. Steps of help received: the sum of the self-help costs of the help a player received "
            "(section 14: its own actions to do it alone; required help, inf, and unknown costs left out).", ""]
-    header = ["agent", "layout", "games", "blocks AI → human", "blocks human → AI", "human's steps of help received",
-              "AI's steps of help received", "unknown costs (all games)"]
+    header = ["agent", "layout", "games", "blocks AI → human", "blocks human → AI",
+              "human's steps of help received", "AI's steps of help received", "unknown costs (all games)"]
     body = [[agent, layout, len(ms), f2(mean([m.ai_blocks_given for m in ms])),
              f2(mean([m.human_blocks_given for m in ms])), f2(mean([m.human_help_steps for m in ms])),
              f2(mean([m.ai_help_steps for m in ms])), sum(m.unknown_costs for m in ms)]

@@ -126,8 +126,10 @@ def test_two_players_swapping_cells_block_each_other(domain):
 
 
 @pytest.mark.parametrize("attempt, message", [
-    ({"t": 0, "agent": "player0", "action": "(move player0 c0_0 c9_9)"}, "attempt 0 (t=0, agent player0): unknown object 'c9_9'"),
-    ({"t": 0, "agent": "player1", "action": "(move player0 c0_0 c1_0)"}, "attempt 0 (t=0, agent player1): agent player1 is not the actor"),
+    ({"t": 0, "agent": "player0", "action": "(move player0 c0_0 c9_9)"},
+     "attempt 0 (t=0, agent player0): unknown object 'c9_9'"),
+    ({"t": 0, "agent": "player1", "action": "(move player0 c0_0 c1_0)"},
+     "attempt 0 (t=0, agent player1): agent player1 is not the actor"),
     ({"t": 0, "action": "(finish-cooking soup1 pot1)"}, "attempt 0"),
     ({"t": -1, "action": "(move player0 c0_0 c1_0)"}, "attempt 0: t must be a whole number"),
     ("(move player0 c0_0 c1_0)", "attempt 0: an attempt is"),

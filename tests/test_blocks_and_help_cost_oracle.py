@@ -99,7 +99,8 @@ def test_package_agrees_with_the_oracle_on_blocks_and_costs_in_published_style_d
     # IPC-style freight (trucks and airplanes named by the agent-types pragma) and its CoDMAP MA-PDDL form
     root = DATA.parent.parent
     agents = {"agent-types": ["truck", "airplane"]}
-    cases = [(load_domain(root / "examples" / "freight" / "domain.pddl", agents), root / "examples" / "freight" / "p01.pddl"),
+    freight = root / "examples" / "freight"
+    cases = [(load_domain(freight / "domain.pddl", agents), freight / "p01.pddl"),
              (load_domain(DATA / "freight-codmap.pddl", agents), DATA / "freight-codmap-p01.pddl")]
     blocked = 0
     for domain, path in cases:

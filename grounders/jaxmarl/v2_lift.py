@@ -392,8 +392,8 @@ class _V2Lifter:
             elif action == INTERACT and j not in acted:
                 dx, dy = VECTORS[agent.facing]
                 at = (agent.pos[0] + dx, agent.pos[1] + dy)
-                if kitchen.tile(at) == WALL and any(e.at == at and e.agent not in (None, j) and e.what in ("take", "put")
-                                                     for e in step.events):
+                if kitchen.tile(at) == WALL and any(e.at == at and e.agent not in (None, j)
+                                                     and e.what in ("take", "put") for e in step.events):
                     place, here, held = station(at, WALL), cell(agent.pos), hands[j]
                     if held is None and at in on:
                         atom = ("take", self.agents[j], on[at], place, here)

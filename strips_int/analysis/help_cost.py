@@ -36,8 +36,6 @@ INF, UNKNOWN = "inf", "unknown"
 Cost = int | str
 #: The states one search may expand before what it has not reached is ``unknown``.
 LIMIT = 6000
-
-
 #: Objects of each class kept beyond the representatives (an action's worth), for a plan to use several.
 SPARE = 4
 #: The names of help cost's tables in a domain's cache, and how many entries each keeps.
@@ -94,9 +92,9 @@ def _folded(problem: Problem, classes: Mapping[str, tuple[str, ...]]
     def renamed(fact: Fact) -> Fact:
         return (fact[0], *(rename.get(a, a) for a in fact[1:]))
 
-    folded = Problem(name=problem.name, objects={rename.get(o, o): t for o, t in problem.objects.items() if o not in dropped},
-                     init=frozenset(renamed(f) for f in problem.init if dropped.isdisjoint(f[1:])), goal=frozenset(),
-                     source=problem.source)
+    objects = {rename.get(o, o): t for o, t in problem.objects.items() if o not in dropped}
+    init = frozenset(renamed(f) for f in problem.init if dropped.isdisjoint(f[1:]))
+    folded = Problem(name=problem.name, objects=objects, init=init, goal=frozenset(), source=problem.source)
     return problem_key(folded), kept_classes, frozenset(cut)
 
 

@@ -67,8 +67,9 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
 
 class FactIds:
     """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
-    re-hashing tuples (and self-help cost's search its states). Kept in the domain's cache and shared by its traces; a new one (and with it new
-    compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+    re-hashing tuples (self-help cost's search keeps its states so too). Kept in the domain's cache and
+    shared by its traces; a new one (and with it new compiled actions, since each is kept under its table)
+    past ``_MAX_FACT_IDS``."""
 
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}

@@ -240,7 +240,8 @@ def _entries(raw: Sequence[Any], grounder: ActionGrounder, kind: str) -> list[tu
         where = step_label(index, t, agent).replace("step", kind, 1)
         action = grounder.ground(read_atom(entry["action"], source, where), where)
         if action.actor is None and agent is not None:
-            raise StripsIntError(source, where, f"{action} is an environment action, but the {kind} names agent {agent}")
+            raise StripsIntError(source, where,
+                                 f"{action} is an environment action, but the {kind} names agent {agent}")
         if agent is not None and agent != action.actor:
             raise StripsIntError(source, where, f"agent {agent} is not the actor of {action} (its actor is {action.actor})")
         if last_t is not None and t < last_t:
