@@ -113,6 +113,21 @@ def test_package_agrees_with_the_oracle_on_blocks_and_costs_in_published_style_d
     assert blocked > 0
 
 
+def test_package_agrees_with_the_oracle_on_blocks_and_costs_in_random_domains():
+    from test_spec_oracle import random_domain
+
+    blocked, numbers = 0, 0
+    for seed in range(25):
+        domain, problem = random_domain(seed)
+        trace = with_attempts(domain, random_walk(domain, problem, 25, seed), seed)
+        blocked += len(blocks(trace))
+        assert [str(d) for d in compare(domain, trace)] == []
+        report = analyze_run(domain, execute(trace), help_cost=True)
+        numbers += sum(isinstance(f.self_help_cost, int) for f in report.interdependencies)
+        assert [str(d) for d in compare_costs(domain, trace, limit=20_000, report=report)] == []
+    assert blocked > 0 and numbers > 0
+
+
 @pytest.mark.parametrize("path", sorted(p.name for p in EXAMPLES.glob("*.trace.json")))
 def test_package_agrees_with_the_oracle_on_self_help_costs_of_the_sar_examples(domains, path):
     [trace] = read_input(EXAMPLES / path, domains["sar"])
