@@ -87,9 +87,9 @@ class Trace:
         return step.describe() if not self.lines else f"line {self.lines[step.index]}, {step.describe()}"
 
 
-def step_label(index: int, t: object, agent: str | None) -> str:
-    """How an error names a step before its action is known to be well-formed."""
-    return f"step {index} (t={t}, agent {agent})" if agent else f"step {index} (t={t})"
+def step_label(index: int, t: object, agent: str | None, kind: str = "step") -> str:
+    """How an error names a step (or an attempt: ``kind``) before its action is known to be well-formed."""
+    return f"{kind} {index} (t={t}, agent {agent})" if agent else f"{kind} {index} (t={t})"
 
 
 class ActionGrounder:
@@ -211,7 +211,7 @@ def parse_attempts(raw_attempts: Sequence[Any], domain: Domain, problem: Problem
     attempts = []
     for index, t, action in _entries(raw_attempts, grounder, "attempt"):
         if action.actor is None:
-            raise StripsIntError(source, step_label(index, t, None).replace("step", "attempt", 1),
+            raise StripsIntError(source, step_label(index, t, None, "attempt"),
                                  f"{action} is an environment action: an attempt is an agent's action")
         attempts.append(Attempt(index, t, action))
     return tuple(attempts)
@@ -237,7 +237,7 @@ def _entries(raw: Sequence[Any], grounder: ActionGrounder, kind: str) -> list[tu
             raise StripsIntError(source, f"{kind} {index} (t={t})", f"agent must be a name, found {brief(agent)}")
         if agent is not None:
             agent = agent.lower()
-        where = step_label(index, t, agent).replace("step", kind, 1)
+        where = step_label(index, t, agent, kind)
         action = grounder.ground(read_atom(entry["action"], source, where), where)
         if action.actor is None and agent is not None:
             raise StripsIntError(source, where,
