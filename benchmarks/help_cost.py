@@ -18,7 +18,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from paper import SHARED, ROOT, child_cpu, machine, spread
+from paper import ROOT, SHARED, child_cpu, machine, spread, user_study
 
 from strips_int import analyze_games
 
@@ -28,11 +28,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--data", type=Path, default=SHARED / "data")
     args = parser.parse_args()
-    study = args.data / "user-study"
-    if not study.is_dir():
-        print(f"no {study}: nothing to measure", file=sys.stderr)
+    found = user_study(args.data)
+    if found is None:
         return 0
-    games = len(list(study.glob("*/*.json")))
+    study, games = found
     runs: dict[str, list[float]] = {"without": [], "with": []}
     with tempfile.TemporaryDirectory() as out:
         base = [sys.executable, "-m", "strips_int.evaluate", "overcooked", str(study.resolve()), "--jobs", "1"]
