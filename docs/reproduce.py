@@ -72,6 +72,14 @@ class Measured:
     human_subtasks: int
     human_triggers: int
     human_accepted: int
+    #: Blocks (SPEC section 13) the AI gave the human and the human gave the AI.
+    ai_blocks_given: int = 0
+    human_blocks_given: int = 0
+    #: Steps of help received (SPEC section 14: the sum of the integer self-help costs) by each, and how
+    #: many of all the game's costs are unknown.
+    human_help_steps: int = 0
+    ai_help_steps: int = 0
+    unknown_costs: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ def measure_game(domain: Domain, path: Path, data: Path) -> Measured:
     """strips_int's counts on one user-study game and the cascade towards the published rules."""
     [trace] = read_traces(path, domain)
     run = execute(trace)
-    report = analyze_run(domain, run)
+    report = analyze_run(domain, run, help_cost=True)
     agents = frozenset(report.agents)
     inters = report.interdependencies
     pot = [not any(f[0] == "on" for f in i.facts) for i in inters]
@@ -128,7 +136,21 @@ def measure_game(domain: Domain, path: Path, data: Path) -> Measured:
         s3_pot=sum(k and p and any(o in goal_objects for o in i.objects) for k, p, i in zip(keep, pot, inters)),
         human_subtasks=len(tasks.subtasks) if tasks else 0, human_triggers=len(tasks.triggers) if tasks else 0,
         human_accepted=len(tasks.accepted) if tasks else 0,
+        **_blocks_and_costs(report, human),
     )
+
+
+def _blocks_and_costs(report, human: str | None) -> dict[str, int]:
+    """The blocks each side gave and the steps of help each received (SPEC sections 13 and 14)."""
+    metrics = report.agent_metrics()
+    ai = next((a for a in report.agents if a != human), None)
+    if human is None or ai is None:
+        return {}
+    return {"ai_blocks_given": metrics[ai]["blocks_given"] or 0,
+            "human_blocks_given": metrics[human]["blocks_given"] or 0,
+            "human_help_steps": metrics[human]["help_steps_received"],
+            "ai_help_steps": metrics[ai]["help_steps_received"],
+            "unknown_costs": sum(f.self_help_cost == "unknown" for f in report.interdependencies)}
 
 
 def read_published(data: Path) -> dict[str, Published]:
@@ -363,6 +385,7 @@ def render(ours: Sequence[Measured], theirs: dict[str, Published], seconds: floa
         out += headline(every, theirs)
     else:
         out += ["The headline needs every agent on both layouts.", ""]
+    out += blocks_and_costs(groups)
     out += [
         "## Per game",
         "",
@@ -381,6 +404,33 @@ def render(ours: Sequence[Measured], theirs: dict[str, Published], seconds: floa
                          p.cons, p.loop, p.irr, f"{m.constructive - p.cons:+d}"])
     out += [markdown_table(header, body)]
     return "\n".join(out)
+
+
+def blocks_and_costs(groups: dict[tuple[str, str], list[Measured]]) -> list[str]:
+    """Blocks (SPEC section 13) and help's worth (section 14) per group, and whether the AI is in its human
+    partner's way more on counter_circuit than on forced_coordination."""
+    out = ["## Blocks and what help was worth", "",
+           "Means per game (strips_int only: the published code has neither). A block: a refused move or take "
+           "of one player that the other's last step caused (definitions section 13); AI → human: blocks the AI "
+           "gave the human. Steps of help received: the sum of the self-help costs of the help a player received "
+           "(section 14: its own actions to do it alone; required help, inf, and unknown costs left out).", ""]
+    header = ["agent", "layout", "games", "blocks AI → human", "blocks human → AI",
+              "human's steps of help received", "AI's steps of help received", "unknown costs (all games)"]
+    body = [[agent, layout, len(ms), f2(mean([m.ai_blocks_given for m in ms])),
+             f2(mean([m.human_blocks_given for m in ms])), f2(mean([m.human_help_steps for m in ms])),
+             f2(mean([m.ai_help_steps for m in ms])), sum(m.unknown_costs for m in ms)]
+            for (agent, layout), ms in groups.items()]
+    out += [markdown_table(header, body), "",
+            f"Is the AI in its human partner's way more on {NON_RC} than on {RC}? The difference of the means of "
+            f"blocks AI → human per game ({NON_RC} − {RC}), 95 % bootstrap CI:", ""]
+    body = []
+    for agent in AGENTS:
+        a, b = groups.get((agent, NON_RC), []), groups.get((agent, RC), [])
+        if a and b:
+            triple = bootstrap_difference([m.ai_blocks_given for m in a], [m.ai_blocks_given for m in b])
+            body.append([agent, f2(triple[0]), interval(triple), verdict(triple)])
+    out += [markdown_table(["agent", "difference", "95 % CI", "verdict"], body), ""]
+    return out
 
 
 def headline(groups: dict[tuple[str, str], list[Measured]], theirs: dict[str, Published]) -> list[str]:

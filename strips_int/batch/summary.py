@@ -5,7 +5,9 @@ row per group, each cell ``mean [95 % CI]``; ``summary.tex`` is the same as
 tables a two-column paper takes as they are (:func:`paper_tables`). The
 metrics are reward, Int_cons (and its required and optional parts, definitions
 section 10), Int_non-cons, each role's help given and received (constructive,
-and its required part: who helped whom) and each role's trigger percentages.
+and its required part: who helped whom), each role's trigger percentages and, where games record
+attempts, each role's blocks given and received (definitions section 13) and, with self-help costs, each
+role's steps of help received (section 14).
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ from .tables import TEXT_WIDTH, PaperTable, Tex, tex, write_paper_tex, write_tab
 #: The metrics of the summary tables, with the names papers use.
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
                 "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
-#: Each role's help (Report.agent_metrics): constructive interdependences given and received, and their required part.
+#: Each role's help (Report.agent_metrics): constructive interdependencies given and received, and their required part.
 HELP_METRICS = {"given_constructive": "given", "given_constructive_required": "given req.",
                 "received_constructive": "received", "received_constructive_required": "received req."}
 TRIGGER_METRICS = {"pct_triggers": "%trig", "pct_not_accepted": "%not-acc"}
-ROLE_METRICS = (*HELP_METRICS, *TRIGGER_METRICS)
+#: Each role's blocks given and received (definitions section 13), where games record attempts.
+BLOCK_METRICS = {"blocks_given": "blocks given", "blocks_received": "blocks received"}
+#: Each role's steps of help received (definitions section 14), where self-help costs were asked for.
+COST_METRICS = {"help_steps_received": "steps of help received"}
+ROLE_METRICS = (*HELP_METRICS, *TRIGGER_METRICS, *BLOCK_METRICS, *COST_METRICS)
 #: The headers of ``summary.tex``, in LaTeX (subscripts as papers write them).
 TEX_NAMES = {"reward": "reward", "constructive": Tex(r"Int\textsubscript{cons}"),
              "constructive_required": Tex(r"Int\textsubscript{cons,req}"),
@@ -46,11 +52,12 @@ def role_metric(column: str) -> tuple[str, str] | None:
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
     """Reward, Int_cons, Int_cons,req, Int_cons,opt, Int_non-cons, then each role's help given and received,
-    then each role's trigger percentages (roles in the order of ``columns``)."""
+    each role's trigger percentages, then each role's blocks given and received and steps of help received
+    (roles in the order of ``columns``)."""
     roles = list(dict.fromkeys(found[0] for c in columns if (found := role_metric(c))))
     present = set(columns)
     metrics = [m for m in METRIC_NAMES if m in present]
-    for kind in (HELP_METRICS, TRIGGER_METRICS):
+    for kind in (HELP_METRICS, TRIGGER_METRICS, BLOCK_METRICS, COST_METRICS):
         metrics += [f"{role}_{m}" for role in roles for m in kind if f"{role}_{m}" in present]
     return metrics
 
@@ -78,6 +85,8 @@ def metric_label(metric: str) -> str:
     role, what = role_metric(metric) or ("", metric)
     if what in TRIGGER_METRICS:
         return f"%{role} {'trig' if what == 'pct_triggers' else 'not-acc'}"
+    if what in BLOCK_METRICS or what in COST_METRICS:
+        return f"{role} {BLOCK_METRICS.get(what) or COST_METRICS[what]}"
     way, _, part = what.partition("_constructive")
     return f"{role} {way} Int_cons{',req' if part else ''}"
 
@@ -211,6 +220,12 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
           if m in roles and roles[m][1] in TRIGGER_METRICS], "summary-triggers",
          rf"Triggers, by {by}: the percentage of each role's sub-tasks that were triggers (\%trig) and of its "
          r"triggers no partner accepted (\%not-acc)."),
+        ([(roles[m][0], m, BLOCK_METRICS[roles[m][1]].split()[1] if roles[m][1] in BLOCK_METRICS else "help steps")
+          for m in metrics if m in roles and (roles[m][1] in BLOCK_METRICS or roles[m][1] in COST_METRICS)],
+         "summary-blocks",
+         rf"Blocks and help's worth, by {by}: the attempts of partners each role made fail per game (given), its own "
+         r"attempts partners made fail (received) and, where asked, the steps of help it received (the sum of its "
+         r"help's self-help costs)."),
     )
     tables = []
     for columns, label, caption in subjects:

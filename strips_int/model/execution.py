@@ -65,10 +65,11 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
     return None
 
 
-class _FactIds:
+class FactIds:
     """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
-    re-hashing tuples. Kept in the domain's cache and shared by its traces; a new one (and with it new
-    compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+    re-hashing tuples (self-help cost's search keeps its states so too). Kept in the domain's cache and
+    shared by its traces; a new one (and with it new compiled actions, since each is kept under its table)
+    past ``_MAX_FACT_IDS``."""
 
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}
@@ -114,20 +115,20 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
     of_type("execute", "trace", trace, Trace, "a Trace (strips_int.load_trace, or a grounder's)")
     of_type("execute", "cache", cache, (Cache, type(None)), "None or a domain's cache (Domain.cache)")
     if cache is None:
-        ids = _FactIds()
+        ids = FactIds()
         try:
             return _execute(trace, ids)
         finally:  # compiled actions are kept in their memos under ``ids``: drop them with it
             for step in trace.steps:
                 step.action.memo.pop(ids, None)
-    ids = cache.value(_FACT_IDS, _FactIds)
+    ids = cache.value(_FACT_IDS, FactIds)
     if len(ids.table) > _MAX_FACT_IDS:
         cache.forget(_FACT_IDS)
-        ids = cache.value(_FACT_IDS, _FactIds)
+        ids = cache.value(_FACT_IDS, FactIds)
     return _execute(trace, ids)
 
 
-def _execute(trace: Trace, ids: _FactIds) -> Run:
+def _execute(trace: Trace, ids: FactIds) -> Run:
     state = set(ids.ids(trace.problem.init))
     last: dict[int, Achiever] = dict.fromkeys(state, INIT)
     new_facts, achievers = [], []
