@@ -105,9 +105,9 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str], tabl
         return text if s.n == games else f"{text} (n={s.n})"
 
     pair = _mirrored(_help_metrics(metrics), _roles(metrics), table)
-    shown = _directed(metrics, pair) if pair else metrics
-    header = [*keys, "games", *(_direction(m, pair) if pair and m in _help_metrics(metrics) else metric_label(m)
-                                for m in shown)]
+    directed = _directed(metrics, pair, table)
+    shown = [m for m in metrics if m not in directed or not directed[m]]
+    header = [*keys, "games", *(_direction(m, pair) if m in directed else metric_label(m) for m in shown)]
     body = []
     for group, cells in table.items():
         games = _games(cells)
@@ -166,16 +166,28 @@ def _help_metrics(metrics: Sequence[str]) -> list[str]:
     return [m for m, (_, what) in _roles(metrics).items() if what in HELP_METRICS]
 
 
-def _directed(metrics: Sequence[str], pair: tuple[str, str]) -> list[str]:
-    """``metrics`` without the help the two mirrored roles received (the other's given, cell for cell)."""
+def _directed(metrics: Sequence[str], pair: tuple[str, str] | None, table: Groups) -> dict[str, bool]:
+    """The metrics of the two mirrored roles ``pair`` that a table shows by direction: each one's help given
+    (False: shown) and received (True: left out, the other's given cell for cell); likewise their blocks
+    (definitions section 13) where each one's received are the other's given in every group."""
+    if pair is None:
+        return {}
     roles = _roles(metrics)
-    return [m for m in metrics if not (m in roles and roles[m][0] in pair and roles[m][1].startswith("received_"))]
+    directed = {m: roles[m][1].startswith("received_") for m in _help_metrics(metrics) if roles[m][0] in pair}
+    given, received = (tuple(f"{x}_blocks_{way}" for x in pair) for way in ("given", "received"))
+    if all(m in metrics for m in given + received) and all(
+            _same(cells[x], cells[y]) for cells in table.values() for x, y in zip(received, given[::-1])):
+        directed.update({**dict.fromkeys(given, False), **dict.fromkeys(received, True)})
+    return directed
 
 
 def _direction(metric: str, pair: tuple[str, str]) -> str:
-    """``human→ai Int_cons`` for ``human_given_constructive`` of the mirrored roles ``pair``."""
+    """``human→ai Int_cons`` for ``human_given_constructive`` of the mirrored roles ``pair`` (``human→ai
+    blocks`` for ``human_blocks_given``)."""
     role, what = _roles([metric])[metric]
     other = pair[1] if role == pair[0] else pair[0]
+    if what in BLOCK_METRICS:
+        return f"{role}→{other} blocks"
     return f"{role}→{other} Int_cons{',req' if what.endswith('_required') else ''}"
 
 
@@ -201,7 +213,7 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
     help_metrics = _help_metrics(metrics)
     pair = _mirrored(help_metrics, roles, table)
     if pair:
-        help_columns = [(Tex(rf"{tex(a)}$\to${tex(b)}"), f"{a}_{m}", name) for a, b in (pair, pair[::-1])
+        help_columns = [(_arrow(a, pair), f"{a}_{m}", name) for a, b in (pair, pair[::-1])
                         for m, name in (("given_constructive", TEX_NAMES["constructive"]),
                                         ("given_constructive_required", "req."))]
         help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies per game that one role gave "
@@ -210,6 +222,18 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
         help_columns = [(roles[m][0], m, HELP_METRICS[roles[m][1]]) for m in help_metrics]
         help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies each role gave and received "
                         r"per game, and the required part of each (req.).")
+    directed = _directed(metrics, pair, table)
+    block_columns = [(_arrow(roles[m][0], pair), m, "blocks") if pair and m in directed else
+                     (roles[m][0], m, BLOCK_METRICS[roles[m][1]].split()[1] if roles[m][1] in BLOCK_METRICS
+                      else "help steps")
+                     for m in metrics if m in roles and (roles[m][1] in BLOCK_METRICS or roles[m][1] in COST_METRICS)
+                     and not directed.get(m)]
+    block_caption = (rf"Blocks and help's worth, by {by}: " + (
+        r"the attempts of one role the other made fail per game (A$\to$B: A gave, B received)"
+        if any(m in directed for m in metrics if m in roles and roles[m][1] in BLOCK_METRICS) else
+        "the attempts of partners each role made fail per game (given), its own attempts partners made fail "
+        "(received)") + r" and, where asked, the steps of help each role received (the sum of its help's self-help "
+        r"costs).")
     subjects = (
         ([("", m, TEX_NAMES[m]) for m in metrics if m in METRIC_NAMES], "summary-interdependencies",
          rf"Task reward and interdependencies per game, by {by}. Int\textsubscript{{cons}} = "
@@ -220,12 +244,7 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
           if m in roles and roles[m][1] in TRIGGER_METRICS], "summary-triggers",
          rf"Triggers, by {by}: the percentage of each role's sub-tasks that were triggers (\%trig) and of its "
          r"triggers no partner accepted (\%not-acc)."),
-        ([(roles[m][0], m, BLOCK_METRICS[roles[m][1]].split()[1] if roles[m][1] in BLOCK_METRICS else "help steps")
-          for m in metrics if m in roles and (roles[m][1] in BLOCK_METRICS or roles[m][1] in COST_METRICS)],
-         "summary-blocks",
-         rf"Blocks and help's worth, by {by}: the attempts of partners each role made fail per game (given), its own "
-         r"attempts partners made fail (received) and, where asked, the steps of help it received (the sum of its "
-         r"help's self-help costs)."),
+        (block_columns, "summary-blocks", block_caption),
     )
     tables = []
     for columns, label, caption in subjects:
@@ -241,6 +260,11 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
             tables.append(_paper_table(keys, part, table, caption + suffix,
                                        f"tab:{label}" + (f"-{k}" if len(parts) > 1 else "")))
     return tables
+
+
+def _arrow(role: str, pair: tuple[str, str]) -> Tex:
+    """The upper header over what ``role`` of the mirrored ``pair`` gave the other (human, an arrow, ai)."""
+    return Tex(rf"{tex(role)}$\to${tex(pair[1] if role == pair[0] else pair[0])}")
 
 
 def _mirrored(metrics: Sequence[str], roles: Mapping[str, tuple[str, str]], table: Groups) -> tuple[str, str] | None:
