@@ -58,7 +58,7 @@ def main() -> int:
     print(f"  with / without: {statistics.median(runs['with']) / statistics.median(runs['without']):.2f} of the "
           f"medians; per round {r['min']:.2f}-{r['max']:.2f}")
     print(f"  costs: {tally['int']} numbers, {tally['inf']} inf, {tally['unknown']} unknown "
-          f"of {sum(tally.values())} interdependences")
+          f"of {sum(tally.values())} interdependencies")
     return 0
 
 
