@@ -224,6 +224,7 @@ def analyze_run(domain: Domain, run: Run, help_cost: bool = False) -> Report:
     """
     domain_argument("analyze_run", domain)
     of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
+    of_type("analyze_run", "help_cost", help_cost, bool, "True or False")
     trace = run.trace
     objects = trace.problem.objects
     kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
