@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from paper import ROOT, SHARED, child_cpu, machine, spread
+from paper import ROOT, SHARED, child_cpu, machine, spread, user_study
 
 
 def main() -> int:
@@ -32,11 +32,10 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=SHARED / "data")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
-    study = args.data / "user-study"
-    if not study.is_dir():
-        print(f"no {study}: nothing to measure", file=sys.stderr)
+    found = user_study(args.data)
+    if found is None:
         return 0
-    games = len(list(study.glob("*/*.json")))
+    study, games = found
     other_python = args.python or args.other / ".venv" / "bin" / "python"
     runs: dict[str, list[float]] = {"this": [], "other": []}
     with tempfile.TemporaryDirectory() as out:
