@@ -1,6 +1,7 @@
 """The online analysis (docs/definitions.md section 15): fed one step at a time, each interdependence is told at
-its receiver's step, each sub-task and trigger at its step, and the final report equals the batch report of the
-whole game, number for number (their JSON dicts), on every kind of game the tests read (JaxMARL's in
+its receiver's step, each sub-task and trigger at its step, each block at its attempts (those of one time given
+together after that time's steps), and the final report (its attempts and blocks too) equals the batch report of
+the whole game, number for number (their JSON dicts), on every kind of game the tests read (JaxMARL's in
 ``test_online_jaxmarl.py``, overcooked-ai's live environment in ``test_online_overcooked_ai.py``)."""
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from pathlib import Path
 
 import pytest
 from helpers import EXAMPLES, ROOT, SHARED_DATA
-from spec_oracle import random_walk
+from spec_oracle import random_walk, with_attempts
 
 from strips_int import StripsIntError, analyze_run, execute, load_domain, load_problem, read_games
+from strips_int.analysis.blocks import by_time
 from strips_int.batch.games import analyze_file
+from strips_int.model.trace import trace_from_dict
 from strips_int.online import Online, replay, replay_games
 
 DATA = ROOT / "tests" / "data"
@@ -32,6 +35,7 @@ def same_reports(domain, path: Path, problem=None, **options) -> int:
         assert not isinstance(other, StripsIntError), other
         assert other.to_dict() == one.to_dict(), one.source
         assert other.counts == one.counts and other.tasks == one.tasks, one.source
+        assert other.attempts == one.attempts and other.blocks == one.blocks, one.source
     return len(batch)
 
 
@@ -95,45 +99,90 @@ def test_football_dumps_replayed_give_their_batch_reports():
     assert sum(same_reports(load_domain("football"), path) for path in dumps) == len(dumps)
 
 
-def walked(domain, trace) -> None:
-    """``trace`` fed to :class:`Online` gives its batch report, and each step tells what the report says of it."""
+def walked(domain, trace) -> int:
+    """``trace`` fed to :class:`Online` gives its batch report, each step tells what the report says of it, and
+    each time's attempts the report's blocks of them: how many blocks were told."""
     batch = analyze_run(domain, execute(trace, domain.cache))
-    online = Online(domain, trace.problem, trace.source, trace.meta)
-    told, subtasks, triggers = [], set(), set()
-    for step in trace.steps:
-        result = online.step(step.action, step.t)
-        assert result.step == step
-        told += [(i.giver, i.receiver, i.facts, i.objects) for i in result.interdependences]
-        subtasks |= {step.index} if result.subtask else set()
-        triggers |= {step.index} if result.trigger else set()
+    online = Online(domain, trace.problem, trace.source, trace.meta, choices=trace.attempts is not None)
+    told, subtasks, triggers, blocked = [], set(), set(), []
+    for steps, attempts in by_time(trace.steps, trace.attempts or ()):
+        for step in steps:
+            result = online.step(step.action, step.t)
+            assert result.step == step
+            told += [(i.giver, i.receiver, i.facts, i.objects) for i in result.interdependences]
+            subtasks |= {step.index} if result.subtask else set()
+            triggers |= {step.index} if result.trigger else set()
+        if attempts:
+            found = online.attempts([str(a.action) for a in attempts], attempts[0].t)  # as text, grounded
+            assert {b.attempt for b in found} <= set(attempts)
+            blocked += found
     report = online.finish()
     assert report.to_dict() == batch.to_dict(), trace.source
     assert told == [(f.giver.index, f.receiver.index, f.facts, f.objects) for f in batch.interdependencies]
     assert subtasks == {i for tasks in batch.tasks.values() for i in tasks.subtasks}
     assert triggers == {i for tasks in batch.tasks.values() for i in tasks.triggers}
+    assert tuple(blocked) == batch.blocks == report.blocks
+    return len(blocked)
 
 
 def test_random_walks_fed_step_by_step_tell_each_finding_at_its_step():
-    """SAR and both Overcooked kitchens, walked at random (the oracle's walks): agents' and environment steps."""
+    """SAR and both Overcooked kitchens, walked at random (the oracle's walks, with the oracle's random attempts
+    and collisions): agents' and environment steps, each block at its attempts."""
     sar, overcooked = load_domain("sar"), load_domain("overcooked")
     problems = [(sar, load_problem(sar, path)) for path in sorted(EXAMPLES.glob("*.problem.pddl"))]
     problems += [(overcooked, load_problem(overcooked, DATA / f"kitchen-{rules}.pddl")) for rules in ("old", "new")]
     workshop = load_domain(DATA / "workshop.pddl")
     problems.append((workshop, load_problem(workshop, DATA / "workshop-p01.pddl")))
+    blocks = 0
     for domain, problem in problems:
         for seed in range(4):
-            walked(domain, random_walk(domain, problem, 80, seed))
+            walk = random_walk(domain, problem, 80, seed)
+            walked(domain, walk)
+            blocks += walked(domain, with_attempts(domain, walk, seed))
+    assert blocks > 20
+
+
+def test_a_collision_is_told_once_both_attempts_of_its_time_are_given():
+    """Two players entering one cell (definitions section 13): given together, after the steps of their time,
+    each attempt is blocked by the other; a move into a cell the partner just entered, by that move."""
+    overcooked = load_domain("overcooked")
+    cells = ["c0_0", "c1_0", "c2_0", "c3_0"]
+    problem = {"objects": {"player0": "agent", "player1": "agent", **dict.fromkeys(cells, "cell")},
+               "init": [f"(adjacent {a} {b})" for a, b in zip(cells, cells[1:])]
+               + [f"(adjacent {b} {a})" for a, b in zip(cells, cells[1:])]
+               + ["(at player0 c0_0)", "(occupied c0_0)", "(at player1 c3_0)", "(occupied c3_0)"], "goal": []}
+    data = {"format": "strips-int-trace/1", "domain": "overcooked", "problem": problem,
+            "steps": [{"t": 0, "action": "(move player0 c0_0 c1_0)"}],
+            "attempts": [{"t": 1, "action": "(move player0 c1_0 c2_0)"}, {"t": 1, "action": "(move player1 c3_0 c2_0)"}]}
+    trace = trace_from_dict(data, overcooked, "corridor.json")
+    online = Online(overcooked, trace.problem, "corridor", choices=True)
+    online.step("(move player0 c0_0 c1_0)", 0)
+    collision = online.attempts(["(move player0 c1_0 c2_0)", "(move player1 c3_0 c2_0)"], 1)
+    assert [(b.giver.index, b.attempt.index, b.facts, b.collision) for b in collision] == [
+        (1, 0, ("(not (occupied c2_0))",), True), (0, 1, ("(not (occupied c2_0))",), True)]
+    online.step("(move player1 c3_0 c2_0)", 2)
+    [block] = online.attempts(["(move player0 c1_0 c2_0)"], 3)
+    assert (block.giver.index, block.attempt.index, block.collision) == (1, 2, False)
+    assert online.finish().to_dict()["blocks"] == [b.to_dict() for b in (*collision, block)]
+    with pytest.raises(StripsIntError, match=r"corridor: step 2 \(t=3\): t must be a whole number >= 4"):
+        online.step("(move player1 c2_0 c3_0)", 3)  # after time 3's attempts, time 3 is over
+    with pytest.raises(StripsIntError, match=r"corridor: attempt 3 \(t=4\): unknown action 'fly'"):
+        online.attempts(["(fly player1)"], 4)
+    with pytest.raises(StripsIntError, match="begun without choices=True"):
+        Online(overcooked, trace.problem, "corridor").attempts(["(move player0 c0_0 c1_0)"], 0)
 
 
 def test_a_report_asked_mid_game_is_the_batch_report_of_the_steps_so_far():
     sar = load_domain("sar")
     [trace] = [t for t in replay_games(sar, EXAMPLES / "kit-back-and-forth.log.json")]
     [whole] = list(read_games(sar, EXAMPLES / "kit-back-and-forth.log.json"))
-    online = Online(sar, whole.problem, whole.source, whole.meta)
+    assert whole.attempts == ()  # the log records every choice, none refused: zero blocks, not unknown
+    online = Online(sar, whole.problem, whole.source, whole.meta, choices=True)
     half = len(whole.steps) // 2
     for step in whole.steps[:half]:
         online.step(step.action, step.t)
-    prefix = type(whole)(source=whole.source, problem=whole.problem, steps=whole.steps[:half], meta=whole.meta)
+    prefix = type(whole)(source=whole.source, problem=whole.problem, steps=whole.steps[:half], meta=whole.meta,
+                         attempts=())
     assert online.finish().to_dict() == analyze_run(sar, execute(prefix)).to_dict()
     for step in whole.steps[half:]:
         online.step(step.action, step.t)
@@ -190,13 +239,16 @@ def test_objects_introduced_mid_game_count_as_initial_and_bad_introductions_are_
         created.discard(spares[kind])
     start = dataclasses.replace(problem, objects={o: t for o, t in problem.objects.items() if o not in created},
                                 init=frozenset(f for f in problem.init if created.isdisjoint(f[1:])), goal=frozenset())
-    online = Online(overcooked, start, trace.source, trace.meta)
-    for step in trace.steps:
-        new = sorted(created & set(step.action.args) - set(online.objects))
-        if new:
-            online.introduce({o: problem.objects[o] for o in new}, [("fresh", o) for o in new],
-                             {o: spares[problem.objects[o]] for o in new})
-        online.step(step.action, step.t)
+    online = Online(overcooked, start, trace.source, trace.meta, choices=True)
+    for steps, attempts in by_time(trace.steps, trace.attempts):
+        for step in steps:
+            new = sorted(created & set(step.action.args) - set(online.objects))
+            if new:
+                online.introduce({o: problem.objects[o] for o in new}, [("fresh", o) for o in new],
+                                 {o: spares[problem.objects[o]] for o in new})
+            online.step(step.action, step.t)
+        if attempts:
+            online.attempts([a.action for a in attempts], attempts[0].t)
     assert created and online.finish(problem).to_dict() == analyze_run(overcooked, execute(trace)).to_dict()
     name = sorted(created)[0]
     with pytest.raises(StripsIntError, match=f"object {name} is already in the game"):

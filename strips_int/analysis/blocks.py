@@ -20,9 +20,10 @@ Blocks are not interdependencies and change no other number of the report.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import itertools
+import operator
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from strips_int.model.task import Fact, GroundAction, State, format_fact
 from strips_int.model.trace import Attempt, Step
@@ -62,59 +63,90 @@ def _after(action: GroundAction, state: State) -> frozenset[Fact]:
     return (state - action.delete) | action.add
 
 
-def find_blocks(init: State, steps: Sequence[Step], attempts: Sequence[Attempt]) -> tuple[Block, ...]:
-    """Every block of a trace (definitions section 13), in attempt order, givers in trace order.
-
-    One pass over the steps, keeping the state and each fact's last deleter and last adder; each attempt
-    is looked at once the steps of its time are done. A pure function of the trace: no game is re-read.
-    """
-    if not attempts:
-        return ()
-    state = set(init)
-    deleter: dict[Fact, int] = {}
-    adder: dict[Fact, int] = {}
-    by_time: dict[int, list[Attempt]] = defaultdict(list)
-    for attempt in attempts:
-        by_time[attempt.t].append(attempt)
-    times = sorted(by_time)
-    found: list[Block] = []
+def by_time(steps: Sequence[Step], attempts: Sequence[Attempt]) -> Iterator[tuple[Sequence[Step], list[Attempt]]]:
+    """A trace's steps and attempts (each in time order) in the order an analysis takes them: the steps up to
+    each time with attempts, then that time's attempts (placed after every step of their time, definitions
+    section 13); last the steps after the last attempts, with none."""
     k = 0
-    for t in times:
+    for t, same in itertools.groupby(attempts, key=operator.attrgetter("t")):
+        start = k
         while k < len(steps) and steps[k].t <= t:
-            action = steps[k].action
-            for fact in action.delete:
-                deleter[fact] = k
-            for fact in action.add:
-                adder[fact] = k
-            state -= action.delete
-            state |= action.add
             k += 1
-        here = frozenset(state)
-        group = by_time[t]
-        collided = _collisions(group, here)
-        for attempt in group:
-            if attempt.index in collided:
-                found += collided[attempt.index]
-                continue
-            found += _step_blocks(attempt, here, steps, deleter, adder)
-    return tuple(found)
+        yield steps[start:k], list(same)
+    yield steps[k:], []
 
 
-def _step_blocks(attempt: Attempt, state: State, steps: Sequence[Step], deleter: dict[Fact, int],
-                 adder: dict[Fact, int]) -> list[Block]:
-    """The blocks of ``attempt`` by steps: for each failed precondition, its last changer, kept when it is
-    another agent's step."""
-    missing, present = _failed(attempt.action, state)
-    by_giver: dict[int, list[str]] = defaultdict(list)
-    for facts, last, shown in ((missing, deleter, format_fact), (present, adder, lambda f: f"(not {format_fact(f)})")):
+class BlockFinder:
+    """The blocks of a game fed in order (definitions section 13): its steps, and the attempts of each time once
+    the steps of that time are in. The one implementation, for a whole trace (a report's
+    :class:`~strips_int.analysis.stepwise.Stepwise` is fed them all at once) and for a game as it is played
+    (:mod:`strips_int.online`).
+
+    It keeps one table, each fact's last changer (the last step whose add or delete list holds it, and whether
+    the fact held after it), beside the initial state: a fact holds where its last change added it, or where
+    none changed it and it held initially. Work per step is the step's own effects, per attempt its own
+    preconditions (with the other attempts of its time, for collisions), whatever the game's length.
+    """
+
+    def __init__(self, init: State) -> None:
+        self.init = set(init)
+        self.last: dict[Fact, tuple[Step, bool]] = {}
+
+    def feed(self, steps: Sequence[Step], attempts: Sequence[Attempt]) -> list[Block]:
+        """The next steps and attempts (each in time order, the attempts after the steps fed before of their
+        times): the blocks the attempts received, in attempt order, givers in step order. The attempts of one
+        time must come in one call, after every step of that time."""
+        found: list[Block] = []
+        for before, same in by_time(steps, attempts):
+            self._advance(before)
+            if same:
+                found += self._blocks(same)
+        return found
+
+    def introduce(self, facts: Iterable[Fact]) -> None:
+        """Facts of objects that enter the game now, true as if from the initial state."""
         for fact in facts:
-            index = last.get(fact)
-            if index is None:  # no step changed it: true or false from the initial state
-                continue
-            agent = steps[index].agent
-            if agent is not None and agent != attempt.agent:
-                by_giver[index].append(shown(fact))
-    return [Block(steps[index], attempt, tuple(facts)) for index, facts in sorted(by_giver.items())]
+            self.init.add(fact)
+            self.last.pop(fact, None)
+
+    def _advance(self, steps: Sequence[Step]) -> None:
+        last = self.last
+        for step in steps:
+            action = step.action
+            for fact in action.delete:
+                last[fact] = (step, False)
+            for fact in action.add:
+                last[fact] = (step, True)
+
+    def _state(self, actions: Iterable[GroundAction]) -> frozenset[Fact]:
+        """What holds now of the facts ``actions`` read or change (all that their applicability needs)."""
+        last, init = self.last, self.init
+        facts = set().union(*(a.pre | a.neg_pre | a.add | a.delete for a in actions))
+        return frozenset(f for f in facts if (last[f][1] if f in last else f in init))
+
+    def _blocks(self, group: list[Attempt]) -> list[Block]:
+        """The blocks of the attempts of one time, at their place."""
+        state = self._state(a.action for a in group)
+        collided = _collisions(group, state)
+        found: list[Block] = []
+        for attempt in group:
+            found += collided.get(attempt.index) or self._step_blocks(attempt, state)
+        return found
+
+    def _step_blocks(self, attempt: Attempt, state: State) -> list[Block]:
+        """The blocks of ``attempt`` by steps: for each failed precondition, its last changer, kept when it is
+        another agent's step (none changed it: it was so from the initial state)."""
+        missing, present = _failed(attempt.action, state)
+        by_giver: dict[int, tuple[Step, list[str]]] = {}
+        for facts, shown in ((missing, format_fact), (present, _negated)):
+            for fact in facts:
+                change = self.last.get(fact)
+                if change is None:
+                    continue
+                step = change[0]
+                if step.agent is not None and step.agent != attempt.agent:
+                    by_giver.setdefault(step.index, (step, []))[1].append(shown(fact))
+        return [Block(step, attempt, tuple(facts)) for _, (step, facts) in sorted(by_giver.items())]
 
 
 def _collisions(group: Sequence[Attempt], state: State) -> dict[int, list[Block]]:
@@ -141,4 +173,8 @@ def _collisions(group: Sequence[Attempt], state: State) -> dict[int, list[Block]
 
 def _collision(giver: Attempt, attempt: Attempt, state: frozenset[Fact]) -> Block:
     missing, present = _failed(attempt.action, state)
-    return Block(giver, attempt, (*map(format_fact, missing), *(f"(not {format_fact(f)})" for f in present)))
+    return Block(giver, attempt, (*map(format_fact, missing), *map(_negated, present)))
+
+
+def _negated(fact: Fact) -> str:
+    return f"(not {format_fact(fact)})"

@@ -13,7 +13,7 @@ from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Attempt, Step
 
-from .blocks import Block, find_blocks
+from .blocks import Block
 from .causal import causal_graph, relevant_steps
 from .frames import BLOCK_COLUMNS, INTERDEPENDENCE_COLUMNS, agent_rows, block_rows, dataframe, interdependence_rows
 from .interdependence import (
@@ -227,15 +227,15 @@ def analyze_run(domain: Domain, run: Run, help_cost: bool = False) -> Report:
     of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     of_type("analyze_run", "help_cost", help_cost, bool, "True or False")
     trace = run.trace
-    analysis = Stepwise(domain, trace.problem, trace.source)
-    analysis.feed(trace.steps, run.links.achievers, run.new_facts)
+    analysis = Stepwise(domain, trace.problem, trace.source, choices=trace.attempts is not None)
+    analysis.feed(trace.steps, run.links.achievers, run.new_facts, trace.attempts or ())
     return report_of(analysis, run, help_cost=help_cost)
 
 
 def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None, help_cost: bool = False) -> Report:
     """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
     what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
-    here, once, from what the steps said. ``reachable``: the exploration of the run's problem, when it is not
+    here, once, from what the steps said (the attempts and their blocks: the analysis's). ``reachable``: the exploration of the run's problem, when it is not
     the one the analysis began with (objects that entered the game later, a goal known at the end)."""
     trace, domain, links, views = run.trace, analysis.domain, run.links, analysis.views
     reachable = reachable or analysis.reachable
@@ -260,8 +260,8 @@ def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None, 
         interdependencies=found,
         tasks=analysis.tasks.tasks(inters),
         notes=(domain.negative_links_note,) if domain.negative_links_note else (),
-        attempts=trace.attempts,
-        blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts or ()),
+        attempts=None if analysis.attempts is None else tuple(analysis.attempts),
+        blocks=tuple(analysis.blocks),
         help_cost=help_cost,
     )
 

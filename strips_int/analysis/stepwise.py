@@ -3,7 +3,7 @@
 Every report is made this way: :func:`~strips_int.analysis.report.analyze_run` feeds an executed trace's
 steps to a :class:`Stepwise`, and :mod:`strips_int.online` feeds steps as a game is played. At each step,
 the interdependences whose receiver it is (section 4), and whether it is a sub-task and a trigger
-(section 6); what depends on the rest of the game (relevance, categories, accepted triggers, required help)
+(section 6); at each time's attempts, once that time's steps are in, the blocks they received (section 13); what depends on the rest of the game (relevance, categories, accepted triggers, required help)
 is the report's, at the end (:func:`~strips_int.analysis.report.report_of`).
 
 Extension point: a per-step finding is one more finder here (made in :meth:`Stepwise.__init__`, called in
@@ -19,8 +19,9 @@ from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import Achiever
 from strips_int.model.task import Fact, Problem, format_fact
-from strips_int.model.trace import Step
+from strips_int.model.trace import Attempt, Step
 
+from .blocks import Block, BlockFinder
 from .interdependence import Interdependence, Linker, step_dict
 from .reachability import Reachable, relaxed_reachable
 from .triggers import TaskFinder
@@ -58,14 +59,14 @@ class Stepwise:
     :class:`~strips_int.model.execution.Execution`). Work per step is the step's own links and effects,
     whatever the game's length; the steps, views and interdependences are kept for the report."""
 
-    def __init__(self, domain: Domain, problem: Problem, source: str) -> None:
+    def __init__(self, domain: Domain, problem: Problem, source: str, choices: bool = False) -> None:
         objects = problem.objects
         kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
         self.agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
         if not self.agent_types:  # definitions section 1: never zero agents and empty counts
             raise StripsIntError(source, f"problem {problem.name}", "no agents: no object is of an agent type ("
                                  + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
-        self.domain = domain
+        self.domain, self.source = domain, source
         self.agents = frozenset(self.agent_types)
         self.lens = analysis_lens(domain, self.agents)
         self.reachable: Reachable = relaxed_reachable(domain, problem)
@@ -86,6 +87,25 @@ class Stepwise:
         self.steps: list[Step] = []
         self.views: list[View] = []
         self.interdependences: list[Interdependence] = []
+        #: With ``choices`` (the game records the agents' choices): the attempts fed and the blocks they
+        #: received (definitions section 13); else None and none.
+        self.attempts: list[Attempt] | None = [] if choices else None
+        self.blocks: list[Block] = []
+        self.finder = BlockFinder(problem.init) if choices else None
+
+    def introduce(self, facts: frozenset[Fact], like: dict[str, str]) -> None:
+        """Facts of objects that enter the game now, true as if from the start, and for each of those objects
+        one of the problem interchangeable with it (:attr:`aliases`)."""
+        self.aliases.update(like)
+        if self.finder is not None:
+            self.finder.introduce(facts)
+
+    def attempted(self, attempts: Sequence[Attempt]) -> tuple[Block, ...]:
+        """The attempts of one time, after every step of that time: the blocks they received (:meth:`feed` of
+        attempts alone)."""
+        before = len(self.blocks)
+        self.feed((), (), (), attempts)
+        return tuple(self.blocks[before:])
 
     def step(self, step: Step, achievers: Sequence[Achiever], new_facts: frozenset[Fact]) -> StepResult:
         """The next step, with the achievers of its action's ``pre`` and the facts it newly made true: what
@@ -98,9 +118,11 @@ class Stepwise:
                           self.tasks.last_trigger == step.index)
 
     def feed(self, steps: Sequence[Step], achievers: Sequence[Sequence[Achiever]],
-             new_facts: Sequence[frozenset[Fact]]) -> None:
-        """The next steps, each with the achievers of its action's ``pre`` and the facts it newly made true
-        (a batch gives a whole run at once, :meth:`step` one step)."""
+             new_facts: Sequence[frozenset[Fact]], attempts: Sequence[Attempt] = ()) -> None:
+        """The next steps, each with the achievers of its action's ``pre`` and the facts it newly made true,
+        and the attempts among them (in time order, each time's after its steps: definitions section 13; only
+        with ``choices``). A batch gives a whole run at once, :meth:`step` one step, :meth:`attempted` one
+        time's attempts."""
         lens, views, found = self.lens, self.views, self.interdependences
         link, task = self.linker.step, self.tasks.step
         for step, pre, new in zip(steps, achievers, new_facts):
@@ -113,3 +135,9 @@ class Stepwise:
             if seen.subtask:
                 task(step.index, action.actor, new)
         self.steps += steps
+        if self.finder is not None:
+            self.blocks += self.finder.feed(steps, attempts)
+            self.attempts += attempts
+        elif attempts:
+            raise StripsIntError(self.source, attempts[0].describe(), "attempts given to an analysis of a game that "
+                                 "records no choices (begin it with choices=True)")
