@@ -4,7 +4,7 @@
 of random agents (interacting half the time) on two layouts, and ``jaxmarl_rollouts.py``'s counter hand-over (a
 constructive interdependence) then staying, through
 ``strips_int.grounders.jaxmarl.online.OnlineJaxMARL`` with jitted ``reset`` and ``step``, saves each rollout with
-``save_rollout`` (``LAYOUT.npz``) and what the wrapper's ``infos`` said at each step (``LAYOUT.json``). jax runs
+``save_rollout`` (``LAYOUT.npz``) and what the wrapper's ``infos`` said (blocks, weighted 1, included) at each step (``LAYOUT.json``). jax runs
 here, never in pytest's own process.
 """
 
@@ -55,7 +55,7 @@ def main(out: Path) -> None:
             states.append(state)
             actions.append(joint)
             rewards.append(float(reward[env.agents[0]]) - infos["interdependence_reward"])
-            said.append({key: infos[key] for key in ("interdependencies", "subtasks", "triggers",
+            said.append({key: infos[key] for key in ("interdependencies", "subtasks", "triggers", "blocks",
                                                      "interdependence_reward", "interdependence_report")
                          if key in infos})
         save_rollout(out / f"{name}.npz", env, states, actions, rewards)

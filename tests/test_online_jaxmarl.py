@@ -1,6 +1,6 @@
 """JaxMARL Overcooked V1 and V2 rollouts (made by jaxmarl in a child process) fed to the online analysis step by
-step give their batch reports, number for number, and the V1 online wrapper's ``infos`` are, step by step, the
-online analysis of the rollout it played, saved and read back (docs/definitions.md section 15)."""
+step give their batch reports, number for number, and the V1 online wrapper's ``infos`` (blocks included) are, step by
+step, the online analysis of the rollout it played, saved and read back (docs/definitions.md section 15)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from helpers import child_rollouts
 
 from strips_int import load_domain, read_games
+from strips_int.analysis.blocks import by_time
 from strips_int.online import Online
 from test_online import same_reports
 
@@ -41,25 +42,31 @@ def test_v2_rollouts_replayed_give_their_batch_reports(overcooked, tmp_path):
 
 
 def test_wrapper_infos_are_the_online_analysis_of_the_saved_rollout(overcooked, wrapped):
-    found = 0
+    found = blocked = 0
     for path in sorted(wrapped.glob("*.npz")):
         said = json.loads(path.with_suffix(".json").read_text())
         [trace] = list(read_games(overcooked, path))
-        online = Online(overcooked, trace.problem, trace.source, trace.meta)
+        online = Online(overcooked, trace.problem, trace.source, trace.meta, choices=True)
         by_t: list[list] = [[] for _ in said]
-        for step in trace.steps:
-            result = online.step(step.action, step.t)
-            by_t[step.t].append(result)
+        blocks_at: list[list] = [[] for _ in said]
+        for steps, attempts in by_time(trace.steps, trace.attempts):
+            for step in steps:
+                by_t[step.t].append(online.step(step.action, step.t))
+            if attempts:
+                blocks_at[attempts[0].t] = [b.to_dict() for b in online.attempts([a.action for a in attempts],
+                                                                                 attempts[0].t)]
         for t, (results, info) in enumerate(zip(by_t, said, strict=True)):
             items = [item for result in results for item in result.to_dict()["interdependencies"]]
             assert info["interdependencies"] == items, (path.name, t)
             assert info["subtasks"] == [r.step.agent for r in results if r.subtask], (path.name, t)
             assert info["triggers"] == [r.step.agent for r in results if r.trigger], (path.name, t)
-            assert info["interdependence_reward"] == 0.5 * len(items) + (
+            assert info["blocks"] == blocks_at[t], (path.name, t)
+            assert info["interdependence_reward"] == 0.5 * len(items) - len(info["blocks"]) + (
                 3.0 * info["interdependence_report"]["counts"]["constructive"] if t == len(said) - 1 else 0)
             found += len(items)
+            blocked += len(info["blocks"])
         batch = online.finish().to_dict()
         ended = said[-1]["interdependence_report"]
-        assert {k: ended[k] for k in ("steps", "goal", "counts", "agents", "interdependencies")} == {
-            k: batch[k] for k in ("steps", "goal", "counts", "agents", "interdependencies")}, path.name
-    assert found >= 5
+        assert {k: ended[k] for k in ("steps", "goal", "counts", "agents", "interdependencies", "attempts", "blocks")} == {
+            k: batch[k] for k in ("steps", "goal", "counts", "agents", "interdependencies", "attempts", "blocks")}, path.name
+    assert found >= 5 and blocked >= 1

@@ -1,6 +1,7 @@
 """overcooked-ai's environment wrapped (``strips_int.grounders.overcooked.online``): a full 400-step episode of
 random agents gives, step by step, what the online analysis of the same episode gives once saved with
-overcooked-ai's own saver and read back through the grounder (docs/definitions.md section 15)."""
+overcooked-ai's own saver and read back through the grounder, its blocks included (docs/definitions.md sections 13
+and 15)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import pytest
 
 from strips_int import load_domain, read_games
+from strips_int.analysis.blocks import by_time
 from strips_int.online import Online
 
 pytest.importorskip("overcooked_ai_py")
@@ -73,8 +75,12 @@ def test_wrapped_episode_info_is_the_online_analysis_of_the_saved_episode(overco
 
     domain = load_domain("overcooked")
     [trace] = list(read_games(domain, saved))
-    online = Online(domain, trace.problem, trace.source, trace.meta)
-    stepped = [online.step(step.action, step.t) for step in trace.steps]
+    online = Online(domain, trace.problem, trace.source, trace.meta, choices=True)
+    stepped, blocked = [], []
+    for steps, attempts in by_time(trace.steps, trace.attempts):
+        stepped += [online.step(step.action, step.t) for step in steps]
+        if attempts:
+            blocked += [b.to_dict() for b in online.attempts([a.action for a in attempts], attempts[0].t)]
     replayed = [item for result in stepped for item in result.to_dict()["interdependencies"]]
     live = [item for *_, info in rows for item in info["interdependencies"]]
     assert live
@@ -89,25 +95,36 @@ def test_wrapped_episode_info_is_the_online_analysis_of_the_saved_episode(overco
         read = sorted((s.t, s.agent) for s, result in zip(trace.steps, stepped) if s.t < last
                       and getattr(result, kind.removesuffix("s")))
         assert wrapped == read, kind
+    # Blocks: each at its transition's step, as the saved episode's (whose last joint action has no state after it
+    # to show a refused choice).
+    live_blocks = [block for *_, info in rows[:last] for block in info["blocks"]]
+    assert live_blocks == blocked
+    assert blocked or layout == "forced_coordination"  # (its players, walled apart, never meet)
+    assert all(block["attempt"]["t"] == t for t, (*_, info) in enumerate(rows) for block in info["blocks"])
     ended, batch = rows[-1][4]["interdependence_report"], online.finish().to_dict()
     assert ended["goal"] == batch["goal"]
     if [str(s.action) for s in env.online.steps if s.t == last] == [str(s.action) for s in trace.steps if s.t == last]:
-        assert {k: ended[k] for k in ("counts", "agents", "interdependencies")} == {
-            k: batch[k] for k in ("counts", "agents", "interdependencies")}
+        assert {k: ended[k] for k in ("counts", "interdependencies")} == {
+            k: batch[k] for k in ("counts", "interdependencies")}
+        if not rows[-1][4]["blocks"]:
+            assert ended["agents"] == batch["agents"] and ended["blocks"] == batch["blocks"]
 
 
-def test_shaped_reward_adds_the_weighted_interdependences_and_constructive_ones_at_the_end(overcooked_ai):
+def test_shaped_reward_adds_the_weighted_interdependences_less_the_blocks_and_constructive_ones_at_the_end(
+        overcooked_ai):
     from strips_int.grounders.overcooked.online import Shaping
 
-    weights = Shaping(interdependence=0.5, constructive=3.0, block=1.0)
+    weights = Shaping(interdependence=0.5, constructive=3.0, block=2.0)
     _, plain, _ = episode(overcooked_ai, "coordination_ring", 1, 0.5)
     _, shaped, _ = episode(overcooked_ai, "coordination_ring", 1, 0.5, shaping=weights)
     assert [row[1] for row in shaped] == [row[1] for row in plain]  # the same episode
     for (*_, reward, done, info), (_, _, base, _, plain_info) in zip(shaped, plain):
         assert info["interdependencies"] == plain_info["interdependencies"]
-        bonus = 0.5 * len(info["interdependencies"])
+        assert info["blocks"] == plain_info["blocks"]
+        bonus = 0.5 * len(info["interdependencies"]) - 2.0 * len(info["blocks"])
         if done:
             bonus += 3.0 * info["interdependence_report"]["counts"]["constructive"]
         assert info["interdependence_reward"] == bonus and reward == base + bonus
-    assert sum(info["interdependence_reward"] for *_, info in shaped) > 0
+    assert sum(len(info["interdependencies"]) for *_, info in shaped) > 0
+    assert sum(len(info["blocks"]) for *_, info in shaped) > 0  # the block weight is live
     assert "interdependence_reward" not in plain[-1][4]

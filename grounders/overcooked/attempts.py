@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Sequence
 from strips_int.model.task import Fact, GroundAction, Problem
 from strips_int.model.trace import Attempt, Step
 
-from .formats import INTERACT, Game, Move, Player, Pos
+from .formats import INTERACT, Game, Move, Player, Pos, RawState
 
 
 def game_attempts(game: Game, problem: Problem, steps: Sequence[Step], agents: Sequence[str],
@@ -34,7 +34,6 @@ def game_attempts(game: Game, problem: Problem, steps: Sequence[Step], agents: S
                   ground: Callable[[Fact, int], GroundAction]) -> tuple[Attempt, ...]:
     """The attempts of a lifted game (see the module's docstring), in time and player order; ``names``: the
     layout's cell and station names by position; ``ground`` grounds an atom of transition ``i``."""
-    cells, stations = names
     state = set(problem.init)
     found: list[Attempt] = []
     k = 0
@@ -42,43 +41,59 @@ def game_attempts(game: Game, problem: Problem, steps: Sequence[Step], agents: S
         start = k
         while k < len(steps) and steps[k].t <= i:
             k += 1
-        acted = {step.agent for step in steps[start:k]}
-        moves: dict[int, tuple[Pos, Pos]] = {}
-        interacts = []
-        for j, (p, q, logged) in enumerate(zip(before.players, after.players, joint)):
-            if agents[j] in acted or p.pos != q.pos:
-                continue
-            if _is_move(logged):
-                target = (p.pos[0] + logged[0], p.pos[1] + logged[1])
-                if target in cells and ("adjacent", cells[p.pos], cells[target]) in problem.init:
-                    moves[j] = (p.pos, target)
-            elif logged == INTERACT and p.held == q.held:
-                interacts.append(j)
-        if not moves and not interacts:
-            _advance(state, steps, start, k)
-            continue
-        old = set(state)
-        _advance(state, steps, start, k)
-        chosen: list[tuple[int, Fact]] = []
-        for j, (here, there) in moves.items():
-            atom = ("move", agents[j], cells[here], cells[there])
-            collides = any(other != j and (to == there or (to == here and there == at))
-                           for other, (at, to) in moves.items())
-            if collides or not ground(atom, i).applicable(state):
-                chosen.append((j, atom))
-        for j in interacts:
-            atom = _interaction(before.players[j], agents[j], cells, stations, old)
-            if atom is not None:
-                action = ground(atom, i)
-                if action.applicable(old) and not action.applicable(state):
-                    chosen.append((j, atom))
-        for _, atom in sorted(chosen):
-            found.append(Attempt(len(found), i, ground(atom, i)))
+        for action in transition_attempts(state, i, joint, (before, after), steps[start:k], agents, names, ground):
+            found.append(Attempt(len(found), i, action))
     return tuple(found)
 
 
-def _advance(state: set[Fact], steps: Sequence[Step], start: int, end: int) -> None:
-    for step in steps[start:end]:
+def transition_attempts(state: set[Fact], i: int, joint: Sequence[Move], states: tuple[RawState, RawState | None],
+                        steps: Sequence[Step], agents: Sequence[str], names: tuple[Mapping[Pos, str], Mapping[Pos, str]],
+                        ground: Callable[[Fact, int], GroundAction]) -> list[GroundAction]:
+    """The attempts of transition ``i`` (by ``joint``, between ``states``, lifted as ``steps``), in player
+    order: the one reading of a whole game (:func:`game_attempts`) and of a game as it is played
+    (:class:`~.online.LiveGame`). ``state`` is the state before the transition, advanced through its steps in
+    place; work per transition is its own, whatever came before. A joint action with no state after it (a
+    rollout's last, when the environment resets) shows no refused choice."""
+    cells, stations = names
+    before, after = states
+    if after is None:
+        _advance(state, steps)
+        return []
+    acted = {step.agent for step in steps}
+    moves: dict[int, tuple[Pos, Pos]] = {}
+    interacts = []
+    for j, (p, q, logged) in enumerate(zip(before.players, after.players, joint)):
+        if agents[j] in acted or p.pos != q.pos:
+            continue
+        if _is_move(logged):
+            target = (p.pos[0] + logged[0], p.pos[1] + logged[1])
+            if target in cells and ("adjacent", cells[p.pos], cells[target]) in state:
+                moves[j] = (p.pos, target)
+        elif logged == INTERACT and p.held == q.held:
+            interacts.append(j)
+    if not moves and not interacts:
+        _advance(state, steps)
+        return []
+    old = set(state)
+    _advance(state, steps)
+    chosen: list[tuple[int, Fact]] = []
+    for j, (here, there) in moves.items():
+        atom = ("move", agents[j], cells[here], cells[there])
+        collides = any(other != j and (to == there or (to == here and there == at))
+                       for other, (at, to) in moves.items())
+        if collides or not ground(atom, i).applicable(state):
+            chosen.append((j, atom))
+    for j in interacts:
+        atom = _interaction(before.players[j], agents[j], cells, stations, old)
+        if atom is not None:
+            action = ground(atom, i)
+            if action.applicable(old) and not action.applicable(state):
+                chosen.append((j, atom))
+    return [ground(atom, i) for _, atom in sorted(chosen)]
+
+
+def _advance(state: set[Fact], steps: Sequence[Step]) -> None:
+    for step in steps:
         state -= step.action.delete
         state |= step.action.add
 

@@ -4,26 +4,30 @@
     env.reset()
     state, reward, done, info = env.step(joint_action)
     info["interdependencies"]      # those whose receiver is this transition's: giver, receiver, facts, objects
+    info["blocks"]                 # the blocks of this transition's refused choices: giver, attempt, facts
 
 The wrapper keeps the environment's interface (``step``, ``reset``, every other attribute passed through): each
 transition, one overcooked-ai state and joint action, is lifted as a recorded game's is
 (:class:`~.lift._Lifter`, one :meth:`~.lift._Lifter.transition` at a time) and fed to a
 :class:`strips_int.online.Online`; objects that a dispenser or pot makes enter that analysis as they appear
-(:meth:`~strips_int.online.Online.introduce`). At the end of the episode :meth:`OnlineOvercooked.report` is the
+(:meth:`~strips_int.online.Online.introduce`); the transition's refused choices (a move into the partner's
+cell, a collision) are found as a recorded game's are (:func:`~.attempts.transition_attempts`) and given to it
+as that time's attempts (:meth:`~strips_int.online.Online.attempts`), for their blocks. At the end of the episode :meth:`OnlineOvercooked.report` is the
 report of the game lifted whole. Only the environment object is used: overcooked-ai itself is not imported here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain, as_domain
-from strips_int.online import Online, Report, StepResult
+from strips_int.online import Block, Online, Report, StepResult
 
 from ..base import check_actions
 from . import GROUNDER, game_terrain
+from .attempts import transition_attempts
 from .formats import Game, Move, RawState, _episode_game, _episode_params, _joint, _state
 from .layouts import Layout
 from .lift import NEEDED_ACTIONS, _Lifter, _problem
@@ -33,12 +37,21 @@ from .lift import NEEDED_ACTIONS, _Lifter, _problem
 class Shaping:
     """Weights of the shaped reward added to the environment's own (issue 41): ``interdependence`` per
     interdependence at its receiver's step, ``constructive`` per constructive one when the episode ends (only
-    then is a category known, docs/definitions.md section 5), ``block`` per block as a penalty (section 13;
-    counted once blocks are reported: until then no block is found, and this weight changes nothing)."""
+    then is a category known, docs/definitions.md section 5), ``block`` subtracted per block at its attempt's
+    transition (section 13: a refused choice of one player that the other's step, or its own refused choice in
+    a collision, made fail; a collision is two blocks)."""
 
     interdependence: float = 1.0
     constructive: float = 5.0
     block: float = 1.0
+
+
+class Said(NamedTuple):
+    """What one transition says as it is lifted: what each of its steps says, and the blocks its refused choices
+    received (definitions sections 13 and 15)."""
+
+    steps: list[StepResult]
+    blocks: tuple[Block, ...]
 
 
 class LiveGame:
@@ -60,11 +73,14 @@ class LiveGame:
         objects = {**lifter.objects, **lifter.tracker.kinds, **{name: kind for kind, name in self.spares.items()}}
         init = lifter.init | lifter.static | {("fresh", name) for name in self.spares.values()}
         problem = _problem(domain, f"overcooked-{layout.name}", objects, init, [], self.source)
-        self.online = Online(domain, problem, self.source, {"rules": "old" if game.old_rules else "new", **meta})
+        self.online = Online(domain, problem, self.source, {"rules": "old" if game.old_rules else "new", **meta},
+                             choices=True)
+        #: The state the refused choices are read against (:func:`~.attempts.transition_attempts`).
+        self.state = set(problem.init)
 
-    def transition(self, after: RawState | None, joint: tuple[Move, ...], reward: float) -> list[StepResult]:
-        """Lift the transition by ``joint`` (which earned ``reward``) to ``after`` and feed its steps to the
-        online analysis: what each step says."""
+    def transition(self, after: RawState | None, joint: tuple[Move, ...], reward: float) -> Said:
+        """Lift the transition by ``joint`` (which earned ``reward``) to ``after`` and feed its steps, then its
+        refused choices, to the online analysis: what each step says and the blocks."""
         game, lifter, source = self.game, self.lifter, self.source
         i = len(game.actions)
         if after is not None:
@@ -79,9 +95,14 @@ class LiveGame:
             unknown = sorted({tracker.kinds[name] for name in new} - self.spares.keys())
             if unknown:
                 raise StripsIntError(source, f"step {i}", f"a {unknown[0]} appeared: no spare of its kind")
-            self.online.introduce({name: tracker.kinds[name] for name in new}, [("fresh", name) for name in new],
+            fresh = [("fresh", name) for name in new]
+            self.online.introduce({name: tracker.kinds[name] for name in new}, fresh,
                                   {name: self.spares[tracker.kinds[name]] for name in new})
-        return [self.online.step(action, t) for action, t in zip(lifter.actions[lifted:], lifter.times[lifted:])]
+            self.state.update(fresh)
+        said = [self.online.step(action, t) for action, t in zip(lifter.actions[lifted:], lifter.times[lifted:])]
+        refused = transition_attempts(self.state, i, joint, (game.states[i], after), [result.step for result in said],
+                                      lifter.agents, (lifter.cells, lifter.stations), lifter.ground)
+        return Said(said, self.online.attempts(refused, i) if refused else ())
 
     def report(self) -> Report:
         """The report of the game so far, as the game lifted whole (its problem: the objects that appeared,
@@ -90,15 +111,18 @@ class LiveGame:
         return self.online.finish(self.lifter.end())
 
 
-def step_info(live: LiveGame, found: list[StepResult], done: bool, shaping: Shaping | None) -> tuple[dict, float]:
-    """What a wrapper adds to a step's ``info`` (``interdependencies``, ``subtasks``, ``triggers``; at the end
-    ``interdependence_report``; with shaping ``interdependence_reward``) and the reward it adds."""
+def step_info(live: LiveGame, said: Said, done: bool, shaping: Shaping | None) -> tuple[dict, float]:
+    """What a wrapper adds to a step's ``info`` (``interdependencies``, ``subtasks``, ``triggers``, ``blocks``; at
+    the end ``interdependence_report``; with shaping ``interdependence_reward``) and the reward it adds."""
+    found = said.steps
     info: dict[str, Any] = {
         "interdependencies": [item for result in found for item in result.to_dict()["interdependencies"]],
         "subtasks": [result.step.agent for result in found if result.subtask],
         "triggers": [result.step.agent for result in found if result.trigger],
+        "blocks": [block.to_dict() for block in said.blocks],
     }
-    bonus = 0.0 if shaping is None else shaping.interdependence * len(info["interdependencies"])
+    bonus = 0.0 if shaping is None else (shaping.interdependence * len(info["interdependencies"])
+                                         - shaping.block * len(said.blocks))
     if done:
         report = live.report()
         info["interdependence_report"] = report.to_dict()
@@ -113,7 +137,8 @@ class OnlineOvercooked:
     """An overcooked-ai ``OvercookedEnv`` (or any object with its ``state``, ``mdp``, ``step`` and ``reset``)
     whose ``step`` also gives ``info["interdependencies"]`` (each as in :meth:`StepResult.to_dict`: giver,
     receiver, facts, objects), ``info["subtasks"]`` and ``info["triggers"]`` (agents whose step of this
-    transition was one) and, with ``shaping``, adds the shaped reward (``info["interdependence_reward"]``).
+    transition was one), ``info["blocks"]`` (the blocks of its refused choices, each as in a report's: giver,
+    attempt, failed facts, collision) and, with ``shaping``, adds the shaped reward (``info["interdependence_reward"]``).
     At the end of an episode ``info["interdependence_report"]`` is the game's report as JSON."""
 
     def __init__(self, env: Any, domain: Domain | str = "overcooked", shaping: Shaping | None = None,
@@ -156,9 +181,9 @@ class OnlineOvercooked:
         added, bonus = step_info(self.live, self.transition(joint_action, reward), done, self.shaping)
         return state, reward + bonus if self.shaping is not None else reward, done, {**(info or {}), **added}
 
-    def transition(self, joint_action: Any, reward: float) -> list[StepResult]:
+    def transition(self, joint_action: Any, reward: float) -> Said:
         """Lift the transition to the environment's current state by ``joint_action`` (which earned
-        ``reward``) and feed its steps to the online analysis: what each step says."""
+        ``reward``) and feed it to the online analysis: what each step says, and the blocks."""
         i = len(self.live.game.actions)
         raw = self._as_saved(self.env.state)
         after = _state(raw, self.source, i + 1, self.cook_time, self.raw, self.live.game.states[-1])
