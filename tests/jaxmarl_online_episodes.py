@@ -4,7 +4,8 @@
 of random agents (interacting half the time) on two layouts, and ``jaxmarl_rollouts.py``'s counter hand-over (a
 constructive interdependence) then staying, through
 ``strips_int.grounders.jaxmarl.online.OnlineJaxMARL`` with jitted ``reset`` and ``step``, saves each rollout with
-``save_rollout`` (``LAYOUT.npz``) and what the wrapper's ``infos`` said (blocks, weighted 1, included) at each step (``LAYOUT.json``). jax runs
+``save_rollout`` (``LAYOUT.npz``) and what the wrapper's ``infos`` said (blocks, weighted 1, included) at each
+step (``LAYOUT.json``). jax runs
 here, never in pytest's own process.
 """
 

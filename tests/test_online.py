@@ -153,7 +153,8 @@ def test_a_collision_is_told_once_both_attempts_of_its_time_are_given():
                + ["(at player0 c0_0)", "(occupied c0_0)", "(at player1 c3_0)", "(occupied c3_0)"], "goal": []}
     data = {"format": "strips-int-trace/1", "domain": "overcooked", "problem": problem,
             "steps": [{"t": 0, "action": "(move player0 c0_0 c1_0)"}],
-            "attempts": [{"t": 1, "action": "(move player0 c1_0 c2_0)"}, {"t": 1, "action": "(move player1 c3_0 c2_0)"}]}
+            "attempts": [{"t": 1, "action": "(move player0 c1_0 c2_0)"},
+                         {"t": 1, "action": "(move player1 c3_0 c2_0)"}]}
     trace = trace_from_dict(data, overcooked, "corridor.json")
     online = Online(overcooked, trace.problem, "corridor", choices=True)
     online.step("(move player0 c0_0 c1_0)", 0)

@@ -67,6 +67,6 @@ def test_wrapper_infos_are_the_online_analysis_of_the_saved_rollout(overcooked, 
             blocked += len(info["blocks"])
         batch = online.finish().to_dict()
         ended = said[-1]["interdependence_report"]
-        assert {k: ended[k] for k in ("steps", "goal", "counts", "agents", "interdependencies", "attempts", "blocks")} == {
-            k: batch[k] for k in ("steps", "goal", "counts", "agents", "interdependencies", "attempts", "blocks")}, path.name
+        keys = ("steps", "goal", "counts", "agents", "interdependencies", "attempts", "blocks")
+        assert {k: ended[k] for k in keys} == {k: batch[k] for k in keys}, path.name
     assert found >= 5 and blocked >= 1

@@ -41,9 +41,10 @@ _FIELDS = ("agent_pos", "agent_dir", "agent_inv", "maze_map")
 
 class OnlineJaxMARL:
     """A JaxMARL Overcooked environment whose ``step`` also gives, in its ``infos``, ``interdependencies``,
-    ``subtasks``, ``triggers`` (and at an episode's end ``interdependence_report``), as
-    ``blocks`` as :class:`~strips_int.grounders.overcooked.online.OnlineOvercooked` does; with ``shaping`` each agent's reward
-    gets the shaped reward. ``reset`` and ``step``: the environment's (default), or their jitted versions."""
+    ``subtasks``, ``triggers``, ``blocks`` (and at an episode's end ``interdependence_report``), as
+    :class:`~strips_int.grounders.overcooked.online.OnlineOvercooked` does; with ``shaping`` each agent's reward
+    gets the shaped reward (the block weight subtracted per block). ``reset`` and ``step``: the environment's
+    (default), or their jitted versions."""
 
     def __init__(self, env: Any, domain: Domain | str = "overcooked", shaping: Shaping | None = None,
                  reset: Callable | None = None, step: Callable | None = None, source: str = "jaxmarl env") -> None:

@@ -47,7 +47,8 @@ def game_attempts(game: Game, problem: Problem, steps: Sequence[Step], agents: S
 
 
 def transition_attempts(state: set[Fact], i: int, joint: Sequence[Move], states: tuple[RawState, RawState | None],
-                        steps: Sequence[Step], agents: Sequence[str], names: tuple[Mapping[Pos, str], Mapping[Pos, str]],
+                        steps: Sequence[Step], agents: Sequence[str],
+                        names: tuple[Mapping[Pos, str], Mapping[Pos, str]],
                         ground: Callable[[Fact, int], GroundAction]) -> list[GroundAction]:
     """The attempts of transition ``i`` (by ``joint``, between ``states``, lifted as ``steps``), in player
     order: the one reading of a whole game (:func:`game_attempts`) and of a game as it is played

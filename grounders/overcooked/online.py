@@ -12,8 +12,9 @@ transition, one overcooked-ai state and joint action, is lifted as a recorded ga
 :class:`strips_int.online.Online`; objects that a dispenser or pot makes enter that analysis as they appear
 (:meth:`~strips_int.online.Online.introduce`); the transition's refused choices (a move into the partner's
 cell, a collision) are found as a recorded game's are (:func:`~.attempts.transition_attempts`) and given to it
-as that time's attempts (:meth:`~strips_int.online.Online.attempts`), for their blocks. At the end of the episode :meth:`OnlineOvercooked.report` is the
-report of the game lifted whole. Only the environment object is used: overcooked-ai itself is not imported here.
+as that time's attempts (:meth:`~strips_int.online.Online.attempts`), for their blocks. At the end of the episode
+:meth:`OnlineOvercooked.report` is the report of the game lifted whole. Only the environment object is used:
+overcooked-ai itself is not imported here.
 """
 
 from __future__ import annotations
@@ -138,7 +139,8 @@ class OnlineOvercooked:
     whose ``step`` also gives ``info["interdependencies"]`` (each as in :meth:`StepResult.to_dict`: giver,
     receiver, facts, objects), ``info["subtasks"]`` and ``info["triggers"]`` (agents whose step of this
     transition was one), ``info["blocks"]`` (the blocks of its refused choices, each as in a report's: giver,
-    attempt, failed facts, collision) and, with ``shaping``, adds the shaped reward (``info["interdependence_reward"]``).
+    attempt, failed facts, collision) and, with ``shaping``, adds the shaped reward
+    (``info["interdependence_reward"]``).
     At the end of an episode ``info["interdependence_report"]`` is the game's report as JSON."""
 
     def __init__(self, env: Any, domain: Domain | str = "overcooked", shaping: Shaping | None = None,

@@ -3,7 +3,8 @@
 Every report is made this way: :func:`~strips_int.analysis.report.analyze_run` feeds an executed trace's
 steps to a :class:`Stepwise`, and :mod:`strips_int.online` feeds steps as a game is played. At each step,
 the interdependences whose receiver it is (section 4), and whether it is a sub-task and a trigger
-(section 6); at each time's attempts, once that time's steps are in, the blocks they received (section 13); what depends on the rest of the game (relevance, categories, accepted triggers, required help)
+(section 6); at each time's attempts, once that time's steps are in, the blocks they received (section 13);
+what depends on the rest of the game (relevance, categories, accepted triggers, required help)
 is the report's, at the end (:func:`~strips_int.analysis.report.report_of`).
 
 Extension point: a per-step finding is one more finder here (made in :meth:`Stepwise.__init__`, called in
