@@ -4,7 +4,8 @@
 
 Random agents (interacting half the time, else moving or staying) play cramped_room episodes of each length
 in the wrapped environment (``strips_int.grounders.overcooked.online.OnlineOvercooked``). Each step times
-overcooked-ai's ``env.step`` and then the analysis of that transition (lifting it and ``Online.step``),
+overcooked-ai's ``env.step`` and then the analysis of that transition (lifting it, ``Online.step`` and its
+refused choices' ``Online.attempts``),
 alternating, so that both see the same load; printed: per-step medians with the interquartile range, for the
 whole episode and its last 400 steps (a cost that grew with the episode would show there), and the time of
 the report at the end (``finish``: what needs the whole game). Episodes of the lengths alternate round by
@@ -59,7 +60,7 @@ def episode(length: int, seed: int) -> dict[str, object]:
     report = wrapped.report()
     finish = (clock() - start) / 1e6
     return {"env": env_times, "analysis": analysis_times, "finish": finish, "steps": len(report.steps),
-            "interdependencies": report.counts["interdependencies"]}
+            "interdependencies": report.counts["interdependencies"], "blocks": len(report.blocks)}
 
 
 def jaxmarl_episode(length: int, seed: int) -> dict[str, object]:
@@ -93,7 +94,8 @@ def jaxmarl_episode(length: int, seed: int) -> dict[str, object]:
     report = wrapped.report()
     finish = (clock() - start) / 1e6
     return {"env": env_times[1:], "analysis": analysis_times[1:], "finish": finish, "steps": len(report.steps),
-            "interdependencies": report.counts["interdependencies"]}  # (the first step compiles)
+            "interdependencies": report.counts["interdependencies"],
+            "blocks": len(report.blocks)}  # (the first step compiles)
 
 
 def main() -> None:
@@ -121,7 +123,8 @@ def main() -> None:
               f"ratio {ratio:.2f}")
         print(f"{'':>6} last 400 steps: env.step {quartiles(tail_env)}; analysis {quartiles(tail)}; "
               f"finish {statistics.median(run['finish'] for run in runs):.1f} ms "
-              f"({runs[0]['steps']} lifted steps, {runs[0]['interdependencies']} interdependences)")
+              f"({runs[0]['steps']} lifted steps, {runs[0]['interdependencies']} interdependences, "
+              f"{runs[0]['blocks']} blocks)")
     print(f"CPU time of the run: {time.process_time() - started:.1f} s")
 
 

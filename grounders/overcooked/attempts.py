@@ -75,21 +75,18 @@ def transition_attempts(state: set[Fact], i: int, joint: Sequence[Move], states:
     if not moves and not interacts:
         _advance(state, steps)
         return []
-    old = set(state)
+    # The take or put each interacting player would have made, and could have, before the transition's steps.
+    reached = [(j, atom) for j, atom in ((j, _interaction(before.players[j], agents[j], cells, stations, state))
+                                         for j in interacts)
+               if atom is not None and ground(atom, i).applicable(state)]
     _advance(state, steps)
-    chosen: list[tuple[int, Fact]] = []
+    chosen = [(j, atom) for j, atom in reached if not ground(atom, i).applicable(state)]
     for j, (here, there) in moves.items():
         atom = ("move", agents[j], cells[here], cells[there])
         collides = any(other != j and (to == there or (to == here and there == at))
                        for other, (at, to) in moves.items())
         if collides or not ground(atom, i).applicable(state):
             chosen.append((j, atom))
-    for j in interacts:
-        atom = _interaction(before.players[j], agents[j], cells, stations, old)
-        if atom is not None:
-            action = ground(atom, i)
-            if action.applicable(old) and not action.applicable(state):
-                chosen.append((j, atom))
     return [ground(atom, i) for _, atom in sorted(chosen)]
 
 

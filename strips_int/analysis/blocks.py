@@ -96,6 +96,9 @@ class BlockFinder:
         """The next steps and attempts (each in time order, the attempts after the steps fed before of their
         times): the blocks the attempts received, in attempt order, givers in step order. The attempts of one
         time must come in one call, after every step of that time."""
+        if not attempts:  # (a step alone, as a game is played)
+            self._advance(steps)
+            return []
         found: list[Block] = []
         for before, same in by_time(steps, attempts):
             self._advance(before)
