@@ -3,7 +3,7 @@
     online = Online("sar", "examples/sar/kit-pass.problem.pddl", source="live", choices=True)
     result = online.step("(give firefighter1 nurse1 kit1 hall)", t=3)  # a GroundAction, or its text
     result.interdependences, result.subtask, result.trigger            # what this step says now
-    blocks = online.attempts(["(move police1 hall kitchen)"], t=3)     # after time 3's steps: the blocks
+    blocks = online.attempts(["(pick-up nurse1 kit1 storage)"], t=3)   # after time 3's steps: the blocks
     report = online.finish()          # the batch report of the same game, number for number
 
 Each step is executed (:class:`~strips_int.model.execution.Execution`) and analysed
