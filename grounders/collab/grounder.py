@@ -48,7 +48,7 @@ class CollabGrounder(BaseGrounder):
 
     def recognizes(self, head: Head) -> Claim | None:
         """Episodes whose first line names this game in the ``collab-episode/1`` format (a tag)."""
-        from .episode import game_of
+        from .tags import game_of
 
         return Claim(GAMES, TAGGED) if game_of(head.data.decode("utf-8", "replace")) == self.name else None
 

@@ -41,6 +41,12 @@ def _players(text: str) -> str:
     return text
 
 
+def looks_like_dump(path: Path, head: bytes) -> bool:
+    """A ``.dump`` file whose ``head`` opens with a pickle protocol 2+ header (``pickle.PROTO``; reading it is
+    the reader's): here, not in :mod:`.dump`, so that recognizing a file imports no numpy."""
+    return path.suffix.lower() == ".dump" and head[:1] == b"\x80"
+
+
 def read_trace(path: str | Path, domain: Domain, team: str = "left", players: str = "controlled") -> Trace:
     """The trace of one dump; raises the first error (naming the file and step)."""
     from .game import dump_trace
@@ -69,8 +75,6 @@ class _Football(BaseGrounder):
 
     def recognizes(self, head: Head) -> Claim | None:
         """A ``.dump`` file that opens as a pickle (protocol 2 or later): gfootball's dumps name no format."""
-        from .dump import looks_like_dump
-
         return Claim(GAMES, CONTAINER) if looks_like_dump(head.path, head.data) else None
 
     def read(self, path: Path, domain: Domain, team: str = "left", football_players: str = "controlled",

@@ -150,11 +150,6 @@ class _Restricted(pickle.Unpickler):
         raise Refused("refusing a persistent id: a dump has none")
 
 
-def looks_like_dump(path: Path, head: bytes) -> bool:
-    """A ``.dump`` file whose ``head`` opens with a pickle protocol 2+ header (reading it is the reader's)."""
-    return path.suffix.lower() == ".dump" and head[:1] == pickle.PROTO
-
-
 def pickled_steps(path: Path) -> Iterator[dict[str, Any]]:
     """Each step's dict of a dump, in order; a damaged or foreign pickle is one error naming the step."""
     source = str(path)
