@@ -1,10 +1,11 @@
 """How ``check`` grows with the length of a game and with the number of agents (issue 42).
 
-    python benchmarks/scaling.py [--sizes 1000 10000 100000] [--agents 8 32] [--skip-length] [--skip-agents]
+    python benchmarks/scaling.py [--sizes 1000 10000 100000] [--repeat 3] [--agents 8 32] [--skip-length]
+        [--skip-agents]
 
 Length: for each workload and size, a game of about that many steps is written to a temporary folder
-and ``python -m strips_int.check`` run on it as a child process; its CPU (user + sys) less that of
-the same command on the smallest game of the workload (start-up, the domain, the fixed part of the
+and ``check`` run on it in a child process (the median of ``--repeat`` runs); its CPU (user + sys)
+less that of the same command on the smallest game of the workload (start-up, the domain, the fixed part of the
 analysis) is the work of the steps, printed per step, with the exponent ``k`` of a least-squares fit
 of work ~ steps^k (1 is linear) and the child's peak resident memory. The workloads:
 
@@ -14,8 +15,8 @@ of work ~ steps^k (1 is linear) and the child's peak resident memory. The worklo
 - SAR: the synthetic ring of rooms of ``sar_synthetic.py`` (four agents, random valid actions);
 - a published-PDDL walk: random applicable actions on ``examples/freight`` (IPC style), as a plan file.
 
-Agents: the analysis of one SAR trace of a fixed length whose team has N agents, each reach of an agent
-alone and the required-help search included, in one process: CPU per agent, and the ratio of the
+Agents: the analysis of one SAR trace of 400 steps whose team has N agents (relaxed reachability, each
+agent's reach alone and the required-help search included), each in a fresh process: CPU per agent, and the ratio of the
 per-agent cost at the largest N to that at the smallest (goal: at most 1.5).
 """
 
@@ -30,7 +31,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,16 +53,26 @@ def cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
+#: Run in the child: ``check`` with the arguments given, then its peak resident memory on standard error
+#: (VmHWM: of this program alone; a child's ru_maxrss also counts the parent it was forked from).
+CHECK = """import re, sys
+from strips_int.cli.check import main
+code = main(sys.argv[1:])
+status = open('/proc/self/status').read()
+print('peak-kib', re.search(r'VmHWM:\\s*(\\d+)', status).group(1), file=sys.stderr)
+sys.exit(code)
+"""
+
+
 def child(args: list[str]) -> tuple[float, float]:
-    """CPU seconds (user + sys) and peak resident MiB of ``python -m strips_int.check ARGS`` as a child."""
-    process = subprocess.Popen([sys.executable, "-m", "strips_int.check", *args], stdout=subprocess.DEVNULL,
+    """CPU seconds (user + sys) and peak resident MiB of ``check ARGS`` run in a child process."""
+    process = subprocess.Popen([sys.executable, "-c", CHECK, *args], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(process.pid, 0)
     error = process.stderr.read().decode() if process.stderr else ""
-    process.stderr and process.stderr.close()
-    if os.waitstatus_to_exitcode(status) not in (0, 1):  # 1: findings; anything else is a failure
+    if os.waitstatus_to_exitcode(status) not in (0, 1) or "peak-kib" not in error:  # 1: a game with an error
         raise SystemExit(f"check {' '.join(args)} failed: {error[-400:]}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime, int(error.rsplit("peak-kib", 1)[1]) / 1024
 
 
 def looped_study_game(steps: int, out: Path) -> int | None:
@@ -125,7 +135,8 @@ def exponent(points: list[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-def length(sizes: list[int]) -> None:
+def length(sizes: list[int], repeat: int) -> None:
+    """The length workloads (see the module docstring): the median of ``repeat`` runs at each size."""
     workloads = {
         "Overcooked": (looped_study_game, lambda p: ["overcooked", str(p)], ".json"),
         "SAR": (sar_trace, lambda p: ["sar", str(p)], ".trace.json"),
@@ -139,40 +150,48 @@ def length(sizes: list[int]) -> None:
             if make(SMALLEST, base) is None:
                 print(f"{name}: skipped (no {STUDY})")
                 continue
-            fixed = min(child(args(base))[0] for _ in range(3))
+            fixed = sorted(child(args(base))[0] for _ in range(repeat))[repeat // 2]
             points, lines = [], []
             for size in sizes:
                 path = Path(tmp) / f"g{size}{suffix}"
                 steps = make(size, path)
-                cpu, peak = child(args(path))
+                runs = [child(args(path)) for _ in range(repeat)]
+                cpu, peak = sorted(runs)[len(runs) // 2]
                 work = max(cpu - fixed, 1e-6)
                 points.append((steps, work))
                 lines.append(f"  {steps:>7,} steps: {cpu:6.2f} s CPU, {work / steps * 1e6:6.1f} us a step "
                              f"beyond the fixed {fixed:.2f} s; peak {peak:,.0f} MiB")
                 path.unlink()
-            print(f"{name}: exponent k = {exponent(points):.2f} (work ~ steps^k; goal <= 1.1)")
+            fitted = f"exponent k = {exponent(points):.2f} (work ~ steps^k; goal <= 1.1)" if len(points) > 1 else ""
+            print(f"{name}: {fitted}")
             print("\n".join(lines))
 
 
-def agents(counts: list[int], steps: int = 400) -> None:
-    """The analysis of one SAR trace per team size, in this process (see the module docstring)."""
+#: Run in the child: the analysis of the trace given, timed from the trace read to the report (cold caches).
+ANALYSE = """import sys, time
+from strips_int import analyze_run, execute, load_domain, load_trace
+domain = load_domain(sys.argv[1])
+start = time.process_time()
+analyze_run(domain, execute(load_trace(sys.argv[2], domain)))
+print(time.process_time() - start)
+"""
+
+
+def agents(counts: list[int], repeat: int, steps: int = 400) -> None:
+    """The analysis of one SAR trace per team size, each in a fresh child process (see the module docstring)."""
     from sar_synthetic import synthetic_trace
 
-    from strips_int import analyze_run, execute, load_domain, load_trace
-
-    domain = load_domain(ROOT / "domains" / "sar.pddl")
     per_agent = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in counts:
             path = Path(tmp) / f"a{n}.trace.json"
             path.write_text(json.dumps(synthetic_trace(steps, 0, agents=n)))
-            best = math.inf
-            for _ in range(3):
-                start = time.process_time()
-                analyze_run(domain, execute(load_trace(path, domain)))
-                best = min(best, time.process_time() - start)
-            per_agent[n] = best / n
-            print(f"  {n:>3} agents, {steps} steps: {best:6.3f} s CPU, {best / n * 1e3:7.2f} ms an agent")
+            runs = sorted(float(subprocess.run([sys.executable, "-c", ANALYSE, str(ROOT / "domains" / "sar.pddl"),
+                                                str(path)], check=True, capture_output=True, text=True,
+                                               cwd=ROOT).stdout) for _ in range(repeat))
+            cpu = runs[len(runs) // 2]
+            per_agent[n] = cpu / n
+            print(f"  {n:>3} agents, {steps} steps: {cpu:6.3f} s CPU, {cpu / n * 1e3:7.2f} ms an agent")
     low, high = min(counts), max(counts)
     print(f"agents: per-agent cost at {high} / at {low}: {per_agent[high] / per_agent[low]:.2f} (goal <= 1.5)")
 
@@ -181,14 +200,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--agents", type=int, nargs="+", default=[8, 32])
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each game (the median is shown)")
     parser.add_argument("--skip-length", action="store_true")
     parser.add_argument("--skip-agents", action="store_true")
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}; Python {platform.python_version()}; load {os.getloadavg()[0]:.1f}")
     if not args.skip_length:
-        length(sorted(args.sizes))
+        length(sorted(args.sizes), args.repeat)
     if not args.skip_agents:
-        agents(sorted(args.agents))
+        agents(sorted(args.agents), args.repeat)
     return 0
 
 
