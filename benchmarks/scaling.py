@@ -4,9 +4,10 @@
         [--skip-agents]
 
 Length: for each workload and size, a game of about that many steps is written to a temporary folder
-and ``check`` run on it in a child process (the median of ``--repeat`` runs); its CPU (user + sys)
-less that of the same command on the smallest game of the workload (start-up, the domain, the fixed part of the
-analysis) is the work of the steps, printed per step, with the exponent ``k`` of a least-squares fit
+and ``check`` run on it in a child process (the median of ``--repeat`` runs); its CPU (user + sys, to
+the end of the process) less that of its imports and less the rest of the same command on a game of
+100 steps of the workload (Overcooked: one loop, about 400; the domain, the fixed part of the analysis) is the work of the steps,
+printed per step, with the exponent ``k`` of a least-squares fit
 of work ~ steps^k (1 is linear) and the child's peak resident memory. The workloads:
 
 - Overcooked: a user-study game of the paper's data (``../shared/data/user-study``) that comes back
@@ -28,6 +29,7 @@ import math
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,10 +55,12 @@ def cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
-#: Run in the child: ``check`` with the arguments given, then its peak resident memory on standard error
-#: (VmHWM: of this program alone; a child's ru_maxrss also counts the parent it was forked from).
-CHECK = """import re, sys
+#: Run in the child: ``check`` with the arguments given, after saying on standard error the CPU its imports
+#: took, then its peak resident memory (VmHWM: of this program alone; a child's ru_maxrss also counts
+#: the parent it was forked from).
+CHECK = """import re, sys, time
 from strips_int.cli.check import main
+print('imported', time.process_time(), file=sys.stderr)
 code = main(sys.argv[1:])
 status = open('/proc/self/status').read()
 print('peak-kib', re.search(r'VmHWM:\\s*(\\d+)', status).group(1), file=sys.stderr)
@@ -64,15 +68,17 @@ sys.exit(code)
 """
 
 
-def child(args: list[str]) -> tuple[float, float]:
-    """CPU seconds (user + sys) and peak resident MiB of ``check ARGS`` run in a child process."""
+def child(args: list[str]) -> tuple[float, float, float]:
+    """CPU seconds (user + sys) of ``check ARGS`` run in a child process, to its end (the interpreter's own
+    end included), the part of them its imports took, and its peak resident MiB."""
     process = subprocess.Popen([sys.executable, "-c", CHECK, *args], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(process.pid, 0)
     error = process.stderr.read().decode() if process.stderr else ""
     if os.waitstatus_to_exitcode(status) not in (0, 1) or "peak-kib" not in error:  # 1: a game with an error
         raise SystemExit(f"check {' '.join(args)} failed: {error[-400:]}")
-    return usage.ru_utime + usage.ru_stime, int(error.rsplit("peak-kib", 1)[1]) / 1024
+    imported = float(error.split("imported", 1)[1].split()[0])
+    return usage.ru_utime + usage.ru_stime, imported, int(error.rsplit("peak-kib", 1)[1]) / 1024
 
 
 def looped_study_game(steps: int, out: Path) -> int | None:
@@ -150,17 +156,18 @@ def length(sizes: list[int], repeat: int) -> None:
             if make(SMALLEST, base) is None:
                 print(f"{name}: skipped (no {STUDY})")
                 continue
-            fixed = sorted(child(args(base))[0] for _ in range(repeat))[repeat // 2]
+            fixed = statistics.median(cpu - imported for cpu, imported, _ in (child(args(base)) for _ in range(repeat)))
             points, lines = [], []
             for size in sizes:
                 path = Path(tmp) / f"g{size}{suffix}"
                 steps = make(size, path)
                 runs = [child(args(path)) for _ in range(repeat)]
-                cpu, peak = sorted(runs)[len(runs) // 2]
-                work = max(cpu - fixed, 1e-6)
+                cpu = statistics.median(total for total, _, _ in runs)
+                work = max(statistics.median(total - imported for total, imported, _ in runs) - fixed, 1e-6)
+                peak = max(peak for _, _, peak in runs)
                 points.append((steps, work))
                 lines.append(f"  {steps:>7,} steps: {cpu:6.2f} s CPU, {work / steps * 1e6:6.1f} us a step "
-                             f"beyond the fixed {fixed:.2f} s; peak {peak:,.0f} MiB")
+                             f"beyond the imports and the fixed {fixed:.2f} s; peak {peak:,.0f} MiB")
                 path.unlink()
             fitted = f"exponent k = {exponent(points):.2f} (work ~ steps^k; goal <= 1.1)" if len(points) > 1 else ""
             print(f"{name}: {fitted}")
