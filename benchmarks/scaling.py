@@ -6,13 +6,13 @@
 Length: for each workload and size, a game of about that many steps is written to a temporary folder
 and ``check`` run on it in a child process (the median of ``--repeat`` runs); its CPU (user + sys, to
 the end of the process) less that of its imports and less the rest of the same command on a game of
-100 steps of the workload (Overcooked: one loop, about 400; the domain, the fixed part of the analysis) is the work of the steps,
+100 steps of the workload (the domain, the fixed part of the analysis) is the work of the steps,
 printed per step, with the exponent ``k`` of a least-squares fit
 of work ~ steps^k (1 is linear) and the child's peak resident memory. The workloads:
 
 - Overcooked: a user-study game of the paper's data (``../shared/data/user-study``) that comes back
   to its first state after six deliveries, that loop played again and again (a valid game: the same
-  moves from the same state); skipped, saying so, without the data;
+  moves from the same state; the game of 100 steps is its first 100); skipped, saying so, without the data;
 - SAR: the synthetic ring of rooms of ``sar_synthetic.py`` (four agents, random valid actions);
 - a published-PDDL walk: random applicable actions on ``examples/freight`` (IPC style), as a plan file.
 
@@ -102,7 +102,7 @@ def looped_study_game(steps: int, out: Path) -> int | None:
     times = max(1, (steps - (len(data["ep_states"][0]) - j + i)) // (j - i))
     for key in ("ep_states", "ep_actions", "ep_rewards"):
         whole = data[key][0]
-        data[key] = [whole[:i] + whole[i:j] * times + whole[j:]]
+        data[key] = [(whole[:i] + whole[i:j] * times + whole[j:])[:steps]]  # a short game: the loop's start
     out.write_text(json.dumps(data))
     return len(data["ep_states"][0])
 
