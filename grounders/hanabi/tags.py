@@ -19,8 +19,8 @@ def detect(head: Head) -> bool:
     (the reader parses it once)."""
     if not head.path.name.lower().endswith(".json"):
         return False
-    if _CARD_KEY in head.data:  # a substring search first: most files are no game, and have neither key
+    if head.mentions(_CARD_KEY):  # a substring search first: most files are no game, and have neither key
         return bool(_CARD.search(head.data))
     # the rest is read only within the input limit: a larger file is refused by its size when read
-    return (_ACTION_KEY in head.data and bool(_ACTION.search(head.data)) and head.size > len(head.data)
+    return (head.mentions(_ACTION_KEY) and bool(_ACTION.search(head.data)) and head.size > len(head.data)
             and (whole := head.whole()) is not None and bool(_CARD.search(whole)))
