@@ -1,4 +1,4 @@
-"""CPU per Hanabi game: reading (parse, replay, lift) and analysing (execute, interdependences, triggers, required).
+"""CPU per Hanabi game: reading (parse, replay, lift) and analysing (execute, interdependencies, triggers, required).
 
     python benchmarks/hanabi_cost.py GAME_OR_FOLDER... [--rounds 5]
 

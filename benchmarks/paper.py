@@ -134,7 +134,7 @@ def reading_only(data: Path, rounds: int) -> dict[str, Any]:
 
 
 def analysis_only(data: Path, rounds: int) -> dict[str, Any]:
-    """CPU ms per game of everything after a trace exists (execute, links, interdependences, triggers,
+    """CPU ms per game of everything after a trace exists (execute, links, interdependencies, triggers,
     required help, the games.csv row), the traces read once beforehand; the first pass fills the caches."""
     from strips_int import analyze, load_domain
     from strips_int.batch.games import read_games

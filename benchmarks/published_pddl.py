@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                 plan.write_text(plan_text((s.action for s in walk.steps), cost=False))
                 checked(domain, plan, own, tally, shown)
     print(f"{domain.name} ({args.domain}): {len(problems)} problems, {tally['traces']} traces of {tally['steps']} "
-          f"steps, {tally['interdependencies']} interdependences, {tally['triggers']} triggers; "
+          f"steps, {tally['interdependencies']} interdependencies, {tally['triggers']} triggers; "
           f"{tally['disagree']} disagree with the oracle, {tally['errors']} errors, {tally['unplanned']} unplanned "
           f"({time.perf_counter() - start:.1f} s)")
     for line in shown:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import resource
 import statistics
@@ -40,7 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generated_layouts  # noqa: E402 - the generator beside this script
@@ -158,6 +159,12 @@ def _own_cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def _lifted(lift: Callable[..., Any], layout: Any, domain: Any, soups: int) -> tuple[Any, Any]:
+    """A layout's alternatives lifted for ``soups`` soups, as ``classify_alternatives`` reads a start problem
+    (in the classification's child, within its time limit)."""
+    return domain, lift(layout, domain, soups)
+
+
 def subjects(sizes: list[int]) -> Iterator[tuple[str, Any]]:
     from strips_int.grounders.overcooked import get_layout, known_layouts
     from strips_int.grounders.overcooked.layouts import parse_grid
@@ -183,8 +190,9 @@ def scaling(limit: float, sizes: list[int], jobs: int | None) -> None:
         reach[name] = (0, None)
         for soups in steps:
             wall, cpu = time.perf_counter(), _own_cpu()
-            _, result = classify_alternatives(domain, layout_alternatives(layout, domain, soups),
-                                              Settings(timeout=limit, jobs=jobs), time.monotonic() + limit)
+            lifted = functools.partial(_lifted, layout_alternatives, layout, domain, soups)
+            _, result = classify_alternatives(lifted, name, Settings(timeout=limit, jobs=jobs),
+                                              time.monotonic() + limit)
             wall, cpu = time.perf_counter() - wall, _own_cpu() - cpu
             print(f"{name:<26} {soups:>5} {result.verdict:<8} {wall:>8.2f} {cpu:>8.2f}", flush=True)
             if result.verdict == UNKNOWN:

@@ -45,7 +45,7 @@ def main() -> None:
         for problem, team, found, receivers in games:
             interdependence_needs(domain, problem, team, found, receivers)
         seconds = time.perf_counter() - start
-        print(f"{label}: {len(games)} games, {inters} interdependences, {seconds:.3f} s, "
+        print(f"{label}: {len(games)} games, {inters} interdependencies, {seconds:.3f} s, "
               f"{1000 * seconds / len(games):.3f} ms per game")
 
 

@@ -118,7 +118,7 @@ def main() -> None:
     env = sum(step.agent is None for step in trace.steps)
     print(f"{ticks} ticks, {len(trace.steps)} symbolic steps ({env} fire spreads), "
           f"{len(log.states[-1].treated)}/{len(log.world.victims)} victims treated, "
-          f"{report.counts['interdependencies']} interdependences; {size / 1e6:.1f} MB log")
+          f"{report.counts['interdependencies']} interdependencies; {size / 1e6:.1f} MB log")
     for stage, seconds in best.items():
         print(f"  {stage:12s} {seconds:6.2f} s  {1000 * seconds / ticks:6.2f} s per 1,000 ticks")
     lifted = best["read + lift"] + best["analyse"]

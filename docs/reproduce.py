@@ -441,7 +441,7 @@ def headline(groups: dict[tuple[str, str], list[Measured]], theirs: dict[str, Pu
     non_rc_low = all(verdict(rc_effects[a]) == "> 0" for a in AGENTS)
     agree = "agree" if orders[RC, "constructive"] == orders[RC, "reward"] else "differ"
     rc_bullet = (
-        f"- *In RC, higher reward goes with more constructive interdependences*: game by game rho = "
+        f"- *In RC, higher reward goes with more constructive interdependencies*: game by game rho = "
         f"{interval(rhos[RC])} ({verdict(rhos[RC])}), which holds by construction (4 per soup, above). The agent "
         f"order by Int_cons is {' > '.join(orders[RC, 'constructive'])} (paper: {' > '.join(paper_order[RC])}), by "
         f"reward {' > '.join(orders[RC, 'reward'])}: the orders {agree}, but only {decided[RC, 'constructive']} of 3 "
@@ -464,7 +464,7 @@ def headline(groups: dict[tuple[str, str], list[Measured]], theirs: dict[str, Pu
         "with the paper's.")
     non_rc_bullet = (
         f"- *In non-RC, reward does not reliably reflect cooperation* (the paper's example: MEP high reward, few "
-        f"constructive interdependences): game by game rho = {interval(rhos[NON_RC])} ({verdict(rhos[NON_RC])}) "
+        f"constructive interdependencies): game by game rho = {interval(rhos[NON_RC])} ({verdict(rhos[NON_RC])}) "
         f"here and {interval(pub_rhos[NON_RC])} ({verdict(pub_rhos[NON_RC])}) in the published code's own counts. "
         f"MEP minus HSP: reward {interval(mep_hsp['reward'])} ({verdict(mep_hsp['reward'])}), Int_cons "
         f"{interval(mep_hsp['constructive'])} ({verdict(mep_hsp['constructive'])}). "

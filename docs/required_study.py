@@ -33,7 +33,7 @@ COMMAND = "python docs/required_study.py"
 
 
 def game_figures(report: Report) -> dict[str, Any]:
-    """One game's constructive interdependences, required and optional, in all and by the giver's role."""
+    """One game's constructive interdependencies, required and optional, in all and by the giver's role."""
     roles = report.meta.get("roles") or {}
     row: dict[str, Any] = {"layout": report.meta["layout"], "agent": report.meta["agent"],
                            "soups": len(report.achieved)}
@@ -84,7 +84,7 @@ def render(rows: list[dict[str, Any]], data: Path) -> str:
         "otherwise it is **optional**. Int_cons = Int_cons,req + Int_cons,opt.",
         "",
         f"Over all {len(rows)} games: forced_coordination has {everything['forced_coordination', True]} "
-        f"required and {everything['forced_coordination', False]} optional constructive interdependences, "
+        f"required and {everything['forced_coordination', False]} optional constructive interdependencies, "
         f"counter_circuit {everything['counter_circuit', True]} required and "
         f"{everything['counter_circuit', False]} optional.",
         "",
@@ -113,7 +113,7 @@ def _reading(means: dict[tuple[str, str], Summary], everything: dict) -> str:
     elif stray <= total / 100:
         split = ("Here the split is nearly by layout: constructive help on forced_coordination is required (the pot "
                  f"side has no dispenser) and on counter_circuit optional (an open kitchen), but for {stray} of "
-                 f"{total} interdependences ({everything['forced_coordination', False]} optional on "
+                 f"{total} interdependencies ({everything['forced_coordination', False]} optional on "
                  f"forced_coordination, {everything['counter_circuit', True]} required on counter_circuit: a "
                  "hand-over on a counter that only the partner's starting cell touches, where the partner stays "
                  "in the receiver's projection), so Int_cons on one layout is compared with Int_cons on the other.")
@@ -125,7 +125,7 @@ def _reading(means: dict[tuple[str, str], Summary], everything: dict) -> str:
     parts = [split]
     parts.append(
         f"{len(more)} of the {len(AGENTS)} agents' games ({', '.join(more) or 'none'}) have more constructive "
-        f"interdependences per game where help is required; for {', '.join(clear) or 'none'} the two 95 % "
+        f"interdependencies per game where help is required; for {', '.join(clear) or 'none'} the two 95 % "
         "intervals of Int_cons do not overlap.")
     parts.append(
         "The contrast is between two layouts, so need is confounded with everything else that differs between "

@@ -27,7 +27,7 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, internal_error
+from strips_int.errors import StripsIntError, argument, internal_error, of_type, path_argument
 
 from .base import (CONTAINER, EVIDENCE, GAMES, HEAD_BYTES, SHAPED, START, TAGGED, Alternative, BaseGrounder, Claim,
                    Drawing, Grounder, Head, Kind, Option, check_actions)
@@ -99,7 +99,21 @@ def _found() -> dict[str, Grounder]:
 
 
 def register(grounder: Grounder) -> None:
-    """Add (or replace) a grounder by its name, e.g. from a notebook or a test."""
+    """Add (or replace) a grounder by its name, e.g. from a notebook or a test. It must follow the protocol
+    (:class:`~strips_int.grounders.base.Grounder`): a name and a domain's name (non-empty strings), the
+    action names it produces, its options, and the methods ``recognizes`` and ``read``; anything else is an
+    :class:`~strips_int.errors.ArgumentError` here, rather than an error at every later read."""
+    options = getattr(grounder, "options", ())
+    for part, ok in (
+            ("name", isinstance(getattr(grounder, "name", None), str) and grounder.name != ""),
+            ("domain", isinstance(getattr(grounder, "domain", None), str) and grounder.domain != ""),
+            ("actions", isinstance(getattr(grounder, "actions", None), (set, frozenset))
+             and all(isinstance(a, str) for a in grounder.actions)),
+            ("options", isinstance(options, tuple) and all(isinstance(o, Option) for o in options)),
+            ("recognizes", callable(getattr(grounder, "recognizes", None))),
+            ("read", callable(getattr(grounder, "read", None)))):
+        argument("register", "grounder", grounder, ok, f"a Grounder (strips_int.grounders.base.Grounder), with "
+                 f"{part} as the protocol has it")
     _added[grounder.name] = grounder
 
 
@@ -109,8 +123,16 @@ def registered() -> dict[str, Grounder]:
 
 
 def grounder_for(path: str | Path) -> Grounder | None:
-    """The grounder that recognizes ``path`` (see :func:`kind_of`), or None (then it should be a strips-int trace)."""
-    found = kind_of(path)
+    """The grounder that recognizes ``path`` (see :func:`kind_of`), or None (then it should be a strips-int trace);
+    a FIFO, device or socket is no grounder's (none is opened: a FIFO would block).
+
+    Parameters:
+        path: a game file.
+
+    Returns:
+        The grounder that reads it, or None.
+    """
+    found = kind_of(path_argument("grounder_for", "path", path))
     return None if found is None else found[0]
 
 
@@ -239,9 +261,29 @@ def read_input(
     grounder gets those it declares that are not None. Any other exception
     raised while reading (a grounder's bug, a RecursionError on a deep file)
     is yielded as an internal error of ``path`` and ends that file.
+
+    Parameters:
+        path: one input file.
+        domain: the environment's domain.
+        problem: the problem of a trace, instead of its own.
+        **options: grounder options by ``dest``.
+
+    Returns:
+        An iterator of the file's games as traces, or the error that stops each.
     """
+    from strips_int.model.domain import domain_argument
+    from strips_int.model.task import Problem
+
+    path = path_argument("read_input", "path", path)
+    domain_argument("read_input", domain)
+    of_type("read_input", "problem", problem, (Problem, type(None)), "None or a Problem (strips_int.load_problem)")
+    return _read_input(path, domain, problem, options)
+
+
+def _read_input(path: Path, domain: Domain, problem: Problem | None, options: dict[str, Any]
+                ) -> Iterator[Trace | StripsIntError]:
     try:
-        yield from _read(Path(path), domain, problem, options)
+        yield from _read(path, domain, problem, options)
     except Exception as exc:  # the boundary: see the module docstring
         yield internal_error(str(path), "reading", exc)
 

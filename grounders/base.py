@@ -23,6 +23,7 @@ third-party bug costs one input, never the run.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Protocol, Sequence
@@ -201,11 +202,24 @@ class Grounder(Protocol):
 class Drawing(Protocol):
     """Draws one state of a problem on matplotlib axes: ``agents`` in ``colors`` (by index), the objects in
     ``highlight`` (those an interdependence shares) marked. It may also have ``key(ax, agents, colors)``,
-    which draws what its symbols mean (the HTML report shows it once, above the drawings)."""
+    which draws what its symbols mean (the HTML report shows it once, above the drawings), and
+    ``image(state, agents, highlight, colors, size, dpi)``, the same drawing as a Pillow image of at most
+    ``size`` pixels, points at ``dpi`` (the HTML report draws two states a row with it, where a
+    matplotlib axes each would cost most of the page's time; text in :func:`drawing_font`)."""
 
     def __call__(self, ax: Axes, state: frozenset[Fact], agents: Sequence[str], highlight: Iterable[str],
                  colors: Sequence[str]) -> None:
         ...
+
+
+@functools.lru_cache(maxsize=16)
+def drawing_font(pixels: float) -> Any:
+    """The figures' font (matplotlib's DejaVu Sans) at ``pixels``, for a drawing's ``image`` and the HTML
+    report's captions of them (Pillow)."""
+    import matplotlib
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"), pixels)
 
 
 class BaseGrounder:

@@ -45,6 +45,7 @@ from strips_int.model.domain import Domain
 from strips_int.errors import StripsIntError, brief, internal_error
 from strips_int.model.task import Problem
 
+from .lifetime import end_tree_on_term, end_with_parent, kill_tree
 from .result import UNKNOWN, PlanResult, stopped
 
 START_UP, CONVERSION, PLANNING, QUEUE = "start-up", "conversion", "planning", "the queue"
@@ -92,11 +93,21 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """What work has found on its way (a layout's problem once it is read), sent like a phase; kept with its
+    :class:`Stopped` answer should the deadline stop it."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
 class Stopped:
-    """The answer of work the deadline stopped: the phase it was in, and how long it had run."""
+    """The answer of work the deadline stopped: the phase it was in, how long it had run, and the last
+    :class:`Partial` it sent (None: none)."""
 
     phase: str
     seconds: float
+    partial: Any = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,7 @@ class _Child:
     folder: str
     started: float
     phase: str = START_UP
+    partial: Any = None
 
     def end(self) -> int | None:
         """Reap the child, remove its folder; its exit code."""
@@ -136,38 +148,10 @@ class _Child:
         return code
 
     def stop(self) -> None:
-        """Kill the child and every process below it, then end it.
-
-        unified-planning starts Fast Downward in a session of its own, out of
-        reach of a process-group kill; so the tree is found in /proc and
-        stopped (SIGSTOP: a stopped process starts no other) until no new
-        process turns up, then killed.
-        """
-        frozen: set[int] = set()
-        while new := ({self.pid} | _descendants(self.pid)) - frozen:
-            for pid in new:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGSTOP)
-            frozen |= new
-        for pid in frozen:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        """Kill the child and every process below it (:func:`~.lifetime.kill_tree`: unified-planning starts
+        Fast Downward in a session of its own, out of reach of a process-group kill), then end it."""
+        kill_tree(self.pid)
         self.end()
-
-
-def _descendants(pid: int) -> set[int]:
-    """The processes below ``pid``, from /proc (none found where there is no /proc)."""
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])  # after "pid (command)": state, ppid
-            parents.setdefault(parent, []).append(int(stat.parent.name))
-    found, frontier = set(), [pid]
-    while frontier:
-        below = parents.get(frontier.pop(), [])
-        frontier += [p for p in below if p not in found]
-        found.update(below)
-    return found
 
 
 def solve_all(calls: Sequence[Call], deadline: float, jobs: int | None = None) -> list[PlanResult]:
@@ -194,7 +178,7 @@ def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, 
     :class:`StripsIntError` is raised here once every child has ended."""
     if jobs is None:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    launch = _fork if _fork_is_safe() else _fresh_interpreter
+    launch = _fork if fork_is_safe() else _fresh_interpreter
     pending = list(range(len(works)))
     running: dict[Connection, _Child] = {}
     results: dict[int, Any] = {}
@@ -216,8 +200,7 @@ def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, 
                     del running[receive]
                     results[child.index] = Died(child.end())
                     continue
-                if isinstance(message, str):
-                    child.phase = message
+                if _news(child, message):
                     continue
                 del running[receive]
                 child.end()
@@ -226,15 +209,34 @@ def run_all(works: Sequence[Bounded], deadline: float, jobs: int | None = None, 
                 results[child.index] = message
     finally:
         for child in running.values():
+            late = None
+            with contextlib.suppress(EOFError, OSError):  # what was sent just before the end: phases, an answer
+                while late is None and child.receive.poll(0):
+                    message = child.receive.recv()
+                    late = None if _news(child, message) or isinstance(message, _Failure) else message
             child.stop()
-            results[child.index] = Stopped(child.phase, time.monotonic() - child.started)
+            results[child.index] = Stopped(child.phase, time.monotonic() - child.started, child.partial) \
+                if late is None else late
     if error is not None:
         raise error
     unstarted = QUEUE if len(pending) < len(works) else START_UP
     return [results[i] if i in results else Stopped(unstarted, 0.0) for i in range(len(works))]
 
 
-def _fork_is_safe() -> bool:
+def _news(child: _Child, message: Any) -> bool:
+    """Whether ``message`` was news on the way (a phase, a :class:`Partial`: kept in ``child``), not the answer."""
+    if isinstance(message, str):
+        child.phase = message
+    elif isinstance(message, Partial):
+        child.partial = message.value
+    else:
+        return False
+    return True
+
+
+def fork_is_safe() -> bool:
+    """Whether :func:`run_all`'s children are forked from this process (they share its loaded code and its
+    state, such as grounders registered at run time), not fresh interpreters: no other thread, no JAX."""
     return hasattr(os, "fork") and threading.active_count() == 1 and "jax" not in sys.modules
 
 
@@ -248,7 +250,7 @@ def _fork(work: Bounded, timeout: float, folder: str) -> tuple[int, Callable[[],
     receive, send = context.Pipe(duplex=False)
     # not a daemon: work may start children of its own (a layout's classification its planner calls), which
     # multiprocessing forbids daemons; run_all ends every child it started either way
-    process = context.Process(target=_run, args=(work, timeout, folder, send), daemon=False)
+    process = context.Process(target=_run, args=(work, timeout, folder, send, os.getpid()), daemon=False)
     process.start()
     send.close()
     return process.pid, lambda: (process.join(), process.exitcode)[1], receive
@@ -259,7 +261,8 @@ def _fresh_interpreter(work: Bounded, timeout: float, folder: str
     """A child ``python -m strips_int.planners.bounded`` in a session of its own, the work handed over in its folder."""
     Path(folder, "call.pickle").write_bytes(pickle.dumps(work))
     read, write = os.pipe()
-    process = subprocess.Popen([sys.executable, "-m", "strips_int.planners.bounded", str(write), folder, str(timeout)],
+    process = subprocess.Popen([sys.executable, "-m", "strips_int.planners.bounded", str(write), folder, str(timeout),
+                                str(os.getpid())],
                                pass_fds=(write,), stdin=subprocess.DEVNULL, start_new_session=True)
     os.close(write)
     return process.pid, process.wait, Connection(read, writable=False)
@@ -271,14 +274,20 @@ def _cpu_seconds() -> float:
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _run(work: Bounded, timeout: float, folder: str, send: Connection) -> None:
+def _run(work: Bounded, timeout: float, folder: str, send: Connection, parent: int) -> None:
     """In the child: run the work, send its phases and its answer.
 
-    The child works in ``folder``, its temporary files there too: Fast Downward
-    writes its translation (``output.sas``) into the working folder, and calls
-    side by side would read each other's; the parent removes the folder, even
-    after killing the child.
+    The child ends with its ``parent`` however that dies, with every process it started (SIGKILL of
+    ``rc --jobs 2`` left a layout's classification starting Fast Downward searches for a minute): the
+    parent's death is a SIGTERM here, which ends the child's tree (:mod:`.lifetime`). Ctrl-C reaches the
+    whole process group: the parent handles it and stops its children, so the child ignores it. The child
+    works in ``folder``, its temporary files there too: Fast Downward writes its translation
+    (``output.sas``) into the working folder, and calls side by side would read each other's; the parent
+    removes the folder, even after killing the child.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_tree_on_term()
+    end_with_parent(parent, signal.SIGTERM)
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)  # a backstop where the parent cannot see the tree
     limit = math.ceil(timeout + _GRACE)
     resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
@@ -294,7 +303,9 @@ def _run(work: Bounded, timeout: float, folder: str, send: Connection) -> None:
     send.close()
 
 
-if __name__ == "__main__":  # a fresh interpreter's child: python -m strips_int.planners.bounded FD FOLDER TIMEOUT
-    _fd, _folder, _timeout = sys.argv[1:]
-    _run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
-         Connection(int(_fd), readable=False))
+if __name__ == "__main__":  # a fresh interpreter's child: python -m strips_int.planners.bounded FD FOLDER TIMEOUT PARENT
+    from strips_int.planners import bounded  # the module by its name: what it sends (_Failure) is unpickled there
+
+    _fd, _folder, _timeout, _parent = sys.argv[1:]
+    bounded._run(pickle.loads(Path(_folder, "call.pickle").read_bytes()), float(_timeout), _folder,
+                 Connection(int(_fd), readable=False), int(_parent))

@@ -1,7 +1,7 @@
 """strips_int: who is helping whom in a multi-agent team.
 
 Recorded games are lifted into STRIPS/PDDL; strips_int finds where one agent's
-action made another's possible (giver -> receiver interdependences), sorts
+action made another's possible (giver -> receiver interdependencies), sorts
 them into constructive, looping and irrelevant, and counts triggers.
 
     >>> from strips_int import analyze
@@ -27,6 +27,7 @@ _WHERE = {
     "Step": "model.trace", "Trace": "model.trace", "load_trace": "model.trace_file",
     "Run": "model.execution", "execute": "model.execution",
     "Report": "analysis.report", "analyze_run": "analysis.report", "required_cooperation": "analysis.rc",
+    "reports_frame": "analysis.report",
     "analyze": "batch.games", "analyze_games": "batch.games", "read_games": "batch.games",
     "evaluate_games": "batch.evaluate",
 }

@@ -1,8 +1,13 @@
-"""The one exception strips_int raises for bad input, with where it happened; how input text is shown."""
+"""The one exception strips_int raises for bad input, with where it happened; the checks of a public
+function's arguments; how input text is shown."""
 
 from __future__ import annotations
 
+import math
+import numbers
+import os
 import re
+from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 T = TypeVar("T")
@@ -29,6 +34,51 @@ class ArgumentError(StripsIntError, ValueError):
 
     def __init__(self, function: str, argument: str, need: str, value: object) -> None:
         super().__init__(function, f"argument {argument}", f"need {need}, not {brief(value)}")
+
+
+def argument(function: str, name: str, value: T, ok: bool, need: str) -> T:
+    """``value`` when ``ok``, else an :class:`ArgumentError` of ``function``'s argument ``name`` saying what it
+    needs: the one check at a public function's entry, so a wrong argument is never a TypeError or
+    AttributeError from deep inside."""
+    if not ok:
+        raise ArgumentError(function, name, need, value)
+    return value
+
+
+#: The longest path and file name a path argument may have (Linux's PATH_MAX and NAME_MAX, in bytes).
+MAX_PATH, MAX_NAME = 4096, 255
+
+
+def path_argument(function: str, name: str, value: object, need: str = "a path") -> Path:
+    """``value`` as a :class:`~pathlib.Path`: a str or path-like object naming a path (not empty, no NUL,
+    within :data:`MAX_PATH` bytes and each name within :data:`MAX_NAME`); else an :class:`ArgumentError`
+    saying ``need`` (what else the argument may be, for one that takes more than paths). Whether the file
+    exists and can be read is the reader's check (a :class:`StripsIntError` naming it)."""
+    text = value if isinstance(value, str) else os.fspath(value) if isinstance(value, os.PathLike) else None
+    ok = (isinstance(text, str) and text != "" and "\x00" not in text
+          and len(text.encode(errors="surrogateescape")) <= MAX_PATH
+          and all(len(part.encode(errors="surrogateescape")) <= MAX_NAME for part in text.split("/")))
+    argument(function, name, value, ok, f"{need} (str or os.PathLike, not empty, no NUL, at most {MAX_PATH} bytes "
+             f"and {MAX_NAME} a name)")
+    return Path(text)  # type: ignore[arg-type]
+
+
+def number_argument(function: str, name: str, value: object, low: float, high: float = math.inf, *,
+                    above: bool = False, whole: bool = False, optional: bool = False) -> object:
+    """``value`` when it is a finite number from ``low`` (above it when ``above``) to ``high`` (a whole number
+    when ``whole``; or None when ``optional``), else an :class:`ArgumentError`."""
+    kind = numbers.Integral if whole else numbers.Real
+    ok = (optional and value is None) or (
+        isinstance(value, kind) and not isinstance(value, bool) and math.isfinite(value)  # type: ignore[arg-type]
+        and (value > low if above else value >= low) and value <= high)  # type: ignore[operator]
+    need = (f"{'a whole number' if whole else 'a finite number'} {'above' if above else 'at least'} {low:g}"
+            + (f" and at most {high:g}" if high < math.inf else "") + (" or None" if optional else ""))
+    return argument(function, name, value, ok, need)
+
+
+def of_type(function: str, name: str, value: T, kind: type | tuple[type, ...], need: str) -> T:
+    """``value`` when it is an instance of ``kind``, else an :class:`ArgumentError` saying ``need``."""
+    return argument(function, name, value, isinstance(value, kind), need)
 
 
 #: Control characters (C0, tab and line breaks included, DEL, C1) and Unicode's line and paragraph separators:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
-from helpers import ROOT
+from helpers import ROOT, run_within
 from hypothesis import strategies as st
 
 from strips_int.errors import StripsIntError
@@ -73,7 +73,7 @@ MAX_ERROR = 600
 IN_PROCESS_SECONDS = 20
 #: Bytes one input may grow the process by, in process (and the address space of a command line's process).
 IN_PROCESS_MEMORY = 2 << 30
-#: Seconds one command line may take on one bad input.
+#: Seconds of CPU one command line (its whole process tree) may take on one bad input.
 CLI_SECONDS = 60
 
 # ---------------------------------------------------------------- a small Overcooked game, every format
@@ -448,12 +448,14 @@ def expect_error(path: Path | str, call: Callable[[], Any]) -> str | None:
 
 def run_cli(*args: str, stdin: bytes | None = None, timeout: int = CLI_SECONDS,
             cwd: Path | None = None, memory: int = 3 << 30) -> subprocess.CompletedProcess:
-    """``python -m strips_int.<args>`` in a child process under an address-space limit of ``memory`` bytes."""
+    """``python -m strips_int.<args>`` in a child process under an address-space limit of ``memory`` bytes,
+    which with its children may take ``timeout`` seconds of CPU (:func:`helpers.run_within`: wall time is
+    only a hang guard, so that the promise is checked alike on an idle and on a loaded machine)."""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
-    return subprocess.run([sys.executable, "-m", *args], input=stdin, capture_output=True, timeout=timeout,
-                          preexec_fn=limit, cwd=cwd)
+    return run_within([sys.executable, "-m", *args], timeout, input=stdin, capture_output=True, preexec_fn=limit,
+                      cwd=cwd)[0]
 
 
 #: A traceback, also as Python prints it under ``sys.tracebacklimit = 0`` (which the pddl parser leaves set):

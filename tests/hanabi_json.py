@@ -8,6 +8,7 @@ of the variant's deck under them; :func:`game` makes the JSON object.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
@@ -65,3 +66,11 @@ def clue_and_discard(cards: list[dict[str, int]], left: int = 0) -> tuple[list[d
         hands[1].append(top)
         top += 1
     return actions, hands
+
+
+def shuffled_game(seed: int) -> dict[str, Any]:
+    """A two-player No Variant game of a deck shuffled by ``seed``: clue and discard in turn until the deck is out."""
+    cards = deck([])
+    random.Random(seed).shuffle(cards)
+    actions, _ = clue_and_discard(cards)
+    return {"players": ["Alice", "Bob"], "deck": cards, "actions": actions}

@@ -1,23 +1,35 @@
-"""Paths the tests share: the repository's own files and the third-party games beside it; and the rollouts
-that a script of their own makes in a child process; the bytes a piece of work reads."""
+"""Paths the tests share: the repository's own files and the third-party games beside it; the rollouts
+that a script of their own makes in a child process; the bytes a piece of work reads; and child processes
+bounded in CPU time."""
 
 from __future__ import annotations
 
+import importlib.util
+import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAR = ROOT / "domains" / "sar.pddl"
 EXAMPLES = ROOT / "examples" / "sar"
 #: The third-party games, read in place; tests that need them skip without them.
 SHARED_DATA = ROOT.parent / "shared" / "data"
+#: Why a test that runs JaxMARL (or jax) is skipped without it: the default tests need neither.
+NO_JAXMARL = "needs JaxMARL and jax: pip install -e '.[jaxmarl-tests]'"
+#: The mark of a test that runs JaxMARL or jax: selected with ``pytest -m jaxmarl``, skipped without them.
+needs_jaxmarl = [pytest.mark.jaxmarl,
+                 pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason=NO_JAXMARL)]
 
 
-def child_rollouts(script: str, out: Path) -> Path:
-    """``out``, filled by ``python tests/SCRIPT out`` (it must succeed): jax runs in that child, never in
+def child_rollouts(script: str, out: Path, *names: str) -> Path:
+    """``out``, filled by ``python tests/SCRIPT out [NAMES]`` (it must succeed): jax runs in that child, never in
     pytest's own process (jax is multithreaded, and other tests fork)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out), *names], capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     return out
 
@@ -72,3 +84,24 @@ def bytes_read(work) -> int:
     before = rchar()
     work()
     return rchar() - before
+
+
+#: How many times its CPU bound a child process may take in wall time before a test calls it hung. At load 15
+#: on two cores a process gets an eighth of a CPU or less: a wall-clock bound is a hang guard, never a verdict.
+LOADED = 20
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this process's ended children, each with the children it waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_within(command: Sequence[str], cpu: float, **options: Any) -> tuple[subprocess.CompletedProcess, float]:
+    """``subprocess.run(command, **options)`` and the CPU seconds its process tree took, which must be at most
+    ``cpu`` (a limit checked however loaded the machine is); :data:`LOADED` times that in wall time is a hang."""
+    before = children_cpu()
+    done = subprocess.run(command, timeout=cpu * LOADED, **options)
+    used = children_cpu() - before
+    assert used <= cpu, f"{used:.1f} s of CPU, more than {cpu:g}: {' '.join(map(str, command))}"
+    return done, used

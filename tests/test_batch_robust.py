@@ -147,7 +147,7 @@ def test_workers_end_when_the_evaluate_process_is_killed(tmp_path):
             time.sleep(0.01)
         run.wait(timeout=60)
         assert run.returncode == -signal.SIGKILL and len(workers) == 2, "the run ended before it could be killed"
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # the kernel kills them at once; a loaded machine may be slow to tell
         while any(map(running, workers)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not [pid for pid in workers if running(pid)], "workers outlived the killed evaluate"
@@ -217,7 +217,7 @@ def test_an_interrupted_rerun_leaves_no_complete_looking_tables_and_resumes(tmp_
     assert main([str(OVERCOOKED), "--files-from", str(listed), "--out", str(whole), "--jobs", "2"]) == 0
     out = tmp_path / "out"
     assert main([str(SAR), str(EXAMPLES), "--out", str(out), "--jobs", "1"]) == 0  # a previous, complete run
-    command = evaluate_command(OVERCOOKED, "--files-from", listed, "--out", out, "--jobs", "2")
+    command = evaluate_command(OVERCOOKED, "--files-from", listed, "--out", out, "--jobs", "2", "--overwrite")
     stopped = interrupted(command, out, signum)
     assert stopped.returncode == 128 + signum, stopped.stderr
     assert "interrupted: " in stopped.stderr and "Traceback" not in stopped.stderr
@@ -229,9 +229,10 @@ def test_an_interrupted_rerun_leaves_no_complete_looking_tables_and_resumes(tmp_
         assert not (out / name).exists(), name  # neither this run's nor the previous run's
     assert not (out / ".lock").exists()
     done = run_manifest["counts"]["done"]
-    resumed = subprocess.run([*command, "--resume"], stderr=subprocess.PIPE, text=True, timeout=300)
+    resumed = subprocess.run(command, stderr=subprocess.PIPE, text=True, timeout=300)  # the same command goes on
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming: {done} of 60 files were done" in resumed.stderr and "60 games, 0 errors" in resumed.stderr
+    assert f"resuming: {done} of 60 files were done by the interrupted run in {out} (--restart starts over)" \
+        in resumed.stderr and "60 games, 0 errors" in resumed.stderr
     for name in ("games.jsonl", "games.csv", "summary.csv", "summary.tex", "shard.json"):
         assert (out / name).read_bytes() == (whole / name).read_bytes(), name
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"

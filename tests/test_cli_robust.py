@@ -105,10 +105,10 @@ def crashing(monkeypatch, tmp_path) -> dict[str, Path]:
 
 
 def test_a_third_party_grounders_exceptions_become_each_inputs_error_line(crashing, capsys):
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a bound that holds on a loaded machine
     kinds = ("type", "key", "memory", "value", "recognize")
     assert check_main(["sar", *(str(crashing[k]) for k in kinds), str(KIT_PASS)]) == 1
-    assert time.perf_counter() - start < 30  # the unbounded KeyError is never repr'd
+    assert time.process_time() - start < 30  # the unbounded KeyError is never repr'd
     captured = capsys.readouterr()
     errors = captured.err.splitlines()
     assert len(errors) == len(kinds) and all(len(line) < 400 for line in errors)
@@ -116,7 +116,8 @@ def test_a_third_party_grounders_exceptions_become_each_inputs_error_line(crashi
                         "'NoneType' object is not subscriptable"
     assert errors[1] == f"error: {crashing['key']}: reading: internal error: KeyError: a list of 2 items"
     assert errors[2] == f"error: {crashing['memory']}: reading: internal error: MemoryError"
-    assert errors[3].startswith(f"error: {crashing['value']}: analysis: internal error: AttributeError: ")
+    assert errors[3] == (f"error: {crashing['value']}: analysis: internal error: the grounder gave 'not a trace', "
+                         "not a trace")
     assert errors[4] == f"error: {crashing['recognize']}: reading: internal error: RuntimeError: recognizer bug"
     assert "interdependencies: 1 (constructive 1" in captured.out
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import NO_JAXMARL
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -147,12 +148,15 @@ def matches(shown: str, printed: str) -> bool:
 
 
 def scratch_root(tmp: Path) -> Path:
-    """A folder that looks like the repository root: its entries linked in, ``../shared`` beside it."""
+    """A folder that looks like the repository root: its entries linked in, ``.venv`` the running one's,
+    ``../shared`` beside it."""
     root = tmp / "repo"
     root.mkdir()
     for entry in ROOT.iterdir():
         if not entry.name.startswith("."):
             (root / entry.name).symlink_to(entry)
+    if sys.prefix != sys.base_prefix:  # this interpreter's virtual environment, where the README's commands are
+        (root / ".venv").symlink_to(sys.prefix)
     if SHARED.exists():
         (tmp / "shared").symlink_to(SHARED)
     return root
@@ -171,6 +175,7 @@ def params() -> list:
     for page in PAGES:
         for example in examples(page):
             marks = [pytest.mark.slow] if "slow" in example.directives else []
+            marks += [pytest.mark.jaxmarl] if "needs jaxmarl" in example.directives else []
             found.append(pytest.param(example, id=example.name, marks=marks))
     return found
 
@@ -181,7 +186,7 @@ def test_example_prints_what_the_page_shows(example: Example, tmp_path: Path) ->
         pytest.skip("needs ../shared/data")
     for directive in example.directives:
         if directive.startswith("needs ") and importlib.util.find_spec(directive.split()[1]) is None:
-            pytest.skip(f"needs {directive.split()[1]}")
+            pytest.skip(NO_JAXMARL if directive == "needs jaxmarl" else f"needs {directive.split()[1]}")
     root = scratch_root(tmp_path)
     if example.kind == "python":
         steps = [([sys.executable, "-c", example.code], example.shown, "the Python block")]

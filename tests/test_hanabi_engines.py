@@ -7,21 +7,20 @@ never imports jax), two of each number of players from 2 to 5. Skipped when the
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from collections import Counter
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, needs_jaxmarl
 from test_hanabi import analysed, informed_plays_have_their_clues
 
 from strips_int import load_domain
 from strips_int.grounders import grounder_for
 from strips_int.grounders.hanabi import GROUNDER
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
+pytestmark = needs_jaxmarl
 
 
 @pytest.fixture(scope="module")

@@ -146,8 +146,6 @@ def test_evaluate_neither_reads_nor_hashes_a_10_gb_file(tmp_path):
     recorded and no digest, and each is an error row."""
     from fuzz_inputs import check_cli, run_cli
 
-    from strips_int.grounders import registered
-
     paths = sparse_games(tmp_path / "games")
     write_trace(tmp_path / "games" / "kit.trace.json")
     out = tmp_path / "out"

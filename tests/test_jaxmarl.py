@@ -7,7 +7,6 @@ extra is not installed (CI installs it).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zipfile
 
@@ -19,9 +18,9 @@ from strips_int.errors import StripsIntError
 from strips_int.grounders import Head, kind_of
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
+pytestmark = needs_jaxmarl
 
 DOMAIN = ROOT / "domains" / "overcooked.pddl"
 RANDOM = [(layout, seed) for layout in ("cramped_room", "forced_coord") for seed in (0, 1)]

@@ -9,19 +9,18 @@ button for the other. Skipped when the ``jaxmarl`` extra is not installed (CI in
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
 import pytest
-from helpers import ROOT, check_without_jax, child_rollouts, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays
 
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 from strips_int.model.execution import apply
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("jaxmarl") is None, reason="the jaxmarl extra is missing")
+pytestmark = needs_jaxmarl
 
 DOMAIN = ROOT / "domains" / "overcooked.pddl"
 LONG = ["recipes_redrawn", "button_clues", "two_recipes", "random_resets"]

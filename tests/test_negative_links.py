@@ -15,7 +15,7 @@ from strips_int import analyze, load_domain
 DATA = ROOT / "tests" / "data"
 GATES, PROBLEM, PLAN = DATA / "gates.pddl", DATA / "gates-p01.pddl", DATA / "gates-p01.plan"
 NOTE = (f"{GATES}: no interdependence can be found here: one agent's action affects another's only through negative "
-        "preconditions ((not (locked ...))), and interdependences are causal links on positive preconditions "
+        "preconditions ((not (locked ...))), and interdependencies are causal links on positive preconditions "
         "(definitions section 3)")
 
 

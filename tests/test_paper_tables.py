@@ -88,7 +88,9 @@ def test_a_study_summary_has_each_roles_help_given_and_received(tmp_path):
     forced = summary["forced_coordination", "hsp", "human_given_constructive"]
     assert forced["mean"] == summary["forced_coordination", "hsp", "human_given_constructive_required"]["mean"]
     table = (out / "summary.md").read_text()
-    assert "| human given Int_cons | human given Int_cons,req | human received Int_cons |" in table
+    header = table.splitlines()[2]  # two roles: each direction once (the human's given is the AI's received)
+    assert "| human→ai Int_cons | human→ai Int_cons,req | ai→human Int_cons | ai→human Int_cons,req |" in header
+    assert "received" not in header and "given" not in header
     tex = (out / "summary.tex").read_text()
     assert tex.count(r"\begin{table") == 3 and r"\caption{Who helped whom" in tex
     assert r"\multicolumn{2}{c}{human$\to$ai} & \multicolumn{2}{c}{ai$\to$human}" in tex
@@ -147,7 +149,7 @@ def test_narrow_tables_fit_one_column():
     narrow = {(g[1],): {m: table[g][m] for m in ("reward", "constructive")} for g in table}
     (only,) = paper_tables(["scenario"], ["reward", "constructive"], narrow)
     assert only.width() <= COLUMN_WIDTH
-    assert only.caption.startswith("Task reward and interdependences per game, by scenario.")
+    assert only.caption.startswith("Task reward and interdependencies per game, by scenario.")
 
 
 @needs_pdflatex

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, run_within
 
 from strips_int.model.domain import load_domain
 
@@ -168,15 +168,15 @@ def test_the_time_limit_bounds_relaxed_reachability_on_a_big_grid(tmp_path):
     """100 x 100 open floor: relaxed reachability alone takes 2-3 s of CPU; a 1 s limit stops it there."""
     grid = tmp_path / "open100.grid"
     grid.write_text(_benchmark("rc_layouts").open_grid(100))
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "strips_int.rc", "--grid", str(grid), "--timeout", "1", "--json"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    seconds = time.monotonic() - started
+    # CPU of the whole tree: start-up, the limit, the grace to answer (a bound that holds on a loaded machine)
+    done, _ = run_within([sys.executable, "-m", "strips_int.rc", "--grid", str(grid), "--timeout", "1", "--json"],
+                         8, capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     data = json.loads(done.stdout)
-    assert (data["verdict"], data["reason"]) == ("unknown", "time limit reached in relaxed reachability")
+    # reading and lifting take 0.2 s of CPU: a loaded machine may still be at them when the second is up
+    assert data["verdict"] == "unknown" and data["reason"] in (
+        "time limit reached in relaxed reachability", "time limit reached in reading"), data["reason"]
     assert all(agent["solvable_alone"] is None for agent in data["agents"].values())
-    assert seconds < 1 + 3 + 20  # the limit, the grace to answer, start-up on a loaded machine
 
 
 def test_a_table_keeps_the_time_limit_per_layout(tmp_path):
@@ -190,6 +190,6 @@ def test_a_table_keeps_the_time_limit_per_layout(tmp_path):
     assert main(["--grid", str(tmp_path), "--timeout", "3", "--jobs", "2", "--out", str(out)]) == 0
     with open(out, newline="") as handle:
         rows = {Path(row["layout"]).name: row for row in csv.DictReader(handle)}
-    assert (rows["open100.grid"]["verdict"], rows["open100.grid"]["reason"]) == (
-        "unknown", "time limit reached in relaxed reachability")
+    assert rows["open100.grid"]["verdict"] == "unknown" and rows["open100.grid"]["reason"] in (
+        "time limit reached in relaxed reachability", "time limit reached in reading")  # (the latter: much load)
     assert (rows["corridor.grid"]["verdict"], rows["corridor.grid"]["reason"]) == ("RC", "reach")

@@ -111,7 +111,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
     from strips_int.batch import cluster
 
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
     assert run(SAR, EXAMPLES, "--out", tmp_path / "out", "--scheduler", "tcp://127.0.0.1:9") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: tcp://127.0.0.1:9: cannot reach the Dask scheduler") and err.count("\n") == 1

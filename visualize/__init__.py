@@ -3,7 +3,8 @@ a self-contained HTML page per game; GraphML export.
 
 Installed as ``strips_int.visualize``. Every function returns a matplotlib
 ``Figure`` (no pyplot state) laid out so that a plain ``savefig`` keeps every
-text inside; :func:`save` writes PNG, PDF or SVG without timestamps, so the
+text inside, or draws into the caller's axes (``ax=``; ``fig=`` for the summary's two)
+and returns them; :func:`save` writes PNG, PDF or SVG without timestamps, so the
 same input gives the same bytes.
 """
 

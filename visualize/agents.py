@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, overload
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch
 
 from strips_int.analysis.interdependence import CATEGORIES
-from strips_int.errors import StripsIntError, printable
+from strips_int.errors import StripsIntError, argument, of_type, printable
 
-from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, new_figure
+from .style import AGENT_COLORS, CATEGORY_STYLE, RC_PARAMS, drawing_area, legend, width_argument
 from .timeline import ENVIRONMENT
 
 Split = Callable[[Mapping[str, Any]], str]
@@ -35,7 +36,7 @@ def by_category(item: Mapping[str, Any]) -> str:
 
 def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category, by_role: bool = False
                  ) -> tuple[list[str], Counter[Edge]]:
-    """The nodes and the number of interdependences per (giver, receiver, split key) over ``games``.
+    """The nodes and the number of interdependencies per (giver, receiver, split key) over ``games``.
 
     ``games`` are :meth:`Report.to_dict` values; with ``by_role`` an agent is
     named by its role where the game's ``meta.roles`` gives one.
@@ -53,13 +54,45 @@ def agent_counts(games: Iterable[Mapping[str, Any]], split: Split = by_category,
     return list(nodes), counts
 
 
+def _a_game(game: object) -> bool:
+    """Whether ``game`` has the parts of a :meth:`Report.to_dict` value that :func:`agent_counts` reads."""
+    return (isinstance(game, Mapping) and isinstance(game.get("agents"), Mapping)
+            and isinstance(game.get("interdependencies"), list) and isinstance(game.get("meta"), Mapping)
+            and all(isinstance(item, Mapping) and isinstance(item.get("giver"), Mapping)
+                    and isinstance(item.get("receiver"), Mapping) for item in game["interdependencies"]))
+
+
+@overload
+def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = ..., by_role: bool | None = ...,
+                title: str | None = ..., width: float = ..., *, ax: None = None) -> Figure: ...
+@overload
+def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = ..., by_role: bool | None = ...,
+                title: str | None = ..., width: float = ..., *, ax: Axes) -> Axes: ...
 def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, by_role: bool | None = None,
-                title: str | None = None, width: float = 3.4) -> Figure:
+                title: str | None = None, width: float = 3.4, *, ax: Axes | None = None) -> Figure | Axes:
     """Draw :func:`agent_counts`; each arrow has ``gid`` ``agents:<giver>-><receiver>:<key>:<count>``.
+    Returns the new figure, ``width`` inches wide, or ``ax`` when given one to draw in (the legend inside it).
 
     ``by_role`` defaults to True for several games, False for one. Arrow
     width grows with the count, which is also printed on the arrow.
+
+    Parameters:
+        games: reports' :meth:`~strips_int.Report.to_dict` (or ``--json`` lines), one or many.
+        split: what an arrow is kept apart by (the category, by default).
+        by_role: agents by role rather than name (default: for several games).
+        title: the title, instead of the counts.
+        width: the figure's width in inches.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
+    argument("plot_agents", "games", games, isinstance(games, Sequence) and not isinstance(games, (str, bytes))
+             and all(_a_game(g) for g in games), "a list of Report.to_dict() values")
+    argument("plot_agents", "split", split, callable(split), "a function of an interdependence item")
+    of_type("plot_agents", "by_role", by_role, (bool, type(None)), "None, True or False")
+    of_type("plot_agents", "title", title, (str, type(None)), "None or a title")
+    width_argument("plot_agents", width)
     if not games:
         raise StripsIntError("agent graph", None, "no games to draw")
     by_role = len(games) > 1 if by_role is None else by_role
@@ -72,8 +105,8 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
              for i, n in enumerate(nodes)}
     heaviest = max(counts.values(), default=1)
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, (0.45 if len(nodes) <= 2 else 0.8) * width + 0.45)
-        ax = figure.subplots()
+        own = ax is None
+        figure, ax, width = drawing_area(ax, width, (0.45 if len(nodes) <= 2 else 0.8) * width + 0.45)
         for i, node in enumerate(nodes):
             ax.add_patch(Circle(place[node], 0.2, color=AGENT_COLORS[i % len(AGENT_COLORS)], zorder=3))
             ax.text(*place[node], node, ha="center", va="center", fontsize=7, zorder=4)
@@ -92,12 +125,11 @@ def plot_agents(games: Sequence[Mapping[str, Any]], split: Split = by_category, 
         handles = [Line2D([], [], linewidth=1.2, label=f"{k} ({sum(c for e, c in counts.items() if e[2] == k)})",
                           **styles[k]) for k in keys]
         if handles:
-            figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
-                          handlelength=1.8, columnspacing=1.0)
+            legend(figure, ax, own, handles, ncol=len(handles), handlelength=1.8, columnspacing=1.0)
         ax.set_xlim(-1.35, 1.35)
         ax.set_ylim(-0.75 if len(nodes) <= 2 else -1.35, 0.75 if len(nodes) <= 2 else 1.35)
         ax.set_aspect("equal")
         ax.set_axis_off()
         games_text = f"{len(games)} games" if len(games) > 1 else "1 game"
         ax.set_title(title or f"who helped whom: {sum(counts.values())} interdependencies, {games_text}", loc="left")
-    return figure
+    return figure if own else ax

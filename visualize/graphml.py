@@ -4,14 +4,16 @@ every string :func:`~strips_int.errors.printable` (control characters escaped: X
 from __future__ import annotations
 
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from strips_int.analysis.report import Report
-from strips_int.errors import printable
+from strips_int.errors import path_argument, printable
 from strips_int.model.task import format_fact
 
-from .style import writing
+from .style import report_argument, writing
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def graphml_graph(report: Report) -> nx.MultiDiGraph:
@@ -22,6 +24,8 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
     ``interdependence``), fact, objects (comma-separated), category and need
     (``required`` or ``optional``, definitions section 10; both "" for causal links).
     """
+    import networkx as nx  # (here: the HTML report and the figures need no networkx)
+
     source = report.graph
     goal = {achiever: format_fact(fact) for fact, achiever in source.graph["goal"].items()}
     plain = nx.MultiDiGraph(name=report.source, problem=report.problem.name, domain=report.domain)
@@ -43,8 +47,19 @@ def graphml_graph(report: Report) -> nx.MultiDiGraph:
 
 
 def write_graphml(report: Report, path: str | Path) -> Path:
-    """Write :func:`graphml_graph` to ``path``."""
-    path = Path(path)
+    """Write :func:`graphml_graph` to ``path``.
+
+    Parameters:
+        report: the game's report.
+        path: the GraphML file.
+
+    Returns:
+        ``path``.
+    """
+    import networkx as nx
+
+    report_argument("write_graphml", report)
+    path = path_argument("write_graphml", "path", path)
     graph = graphml_graph(report)
     with writing(path):
         nx.write_graphml(graph, path)

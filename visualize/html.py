@@ -24,18 +24,19 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import matplotlib
 from matplotlib.figure import Figure
 
-from strips_int.analysis.report import Report
-from strips_int.errors import printable
+from strips_int.analysis.report import AGENT_COLUMNS, Report
+from strips_int.errors import path_argument, printable
 from strips_int.grounders import Drawing, drawing_for
+from strips_int.grounders.base import drawing_font
 from strips_int.model.task import Fact, GroundAction
 
-from .style import AGENT_COLORS, RC_PARAMS, TWO_COLUMNS, writing
+from .style import AGENT_COLORS, RC_PARAMS, TWO_COLUMNS, report_argument, writing
 from .timeline import game_title, plot_timeline
 
 _STYLE = """body{font:14px/1.4 sans-serif;margin:1.5em;max-width:76em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}
 th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.key{width:100%;max-width:60em}
-table.interdependences{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
+table.interdependencies{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
 td.why{font-size:13px;color:#444;border-top:none}td.state{width:26em;padding:.2em}img.state{width:26em}
 .constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
 #: The columns of an interdependence's first line; its reason (why) is the line below, as wide as they are.
@@ -85,13 +86,26 @@ def states(init: Iterable[Fact], actions: Sequence[GroundAction]) -> Iterator[fr
         yield frozenset(state)
 
 
+#: The image of one row's two states: its size in inches and resolution, the margins and the gap between the two
+#: drawings (fractions of the width and height, as matplotlib's ``subplots_adjust`` takes them).
+PANELS = {"size": (3.6, 1.75), "dpi": 110, "left": 0.02, "right": 0.98, "bottom": 0.03, "top": 0.86, "wspace": 0.12}
+#: The frame around a state (points) and its caption's size.
+FRAME, CAPTION = 2.5, 6.5
+
+
 def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list[frozenset]) -> str:
     """Two states side by side, each framed in the colour of the agent whose step it borders: after the
-    giver's step, before the receiver's (said to be the same state when nothing happened between)."""
+    giver's step, before the receiver's (said to be the same state when nothing happened between). Drawn by
+    the drawing's ``image`` with Pillow where it has one (:func:`_panels`), else on matplotlib axes."""
     giver, receiver = item["giver"], item["receiver"]
     agents = list(report.agents)
     after_giver, before_receiver = before[giver["index"] + 1], before[receiver["index"]]
     same = ", as 1" if after_giver == before_receiver else ""
+    ends = [(after_giver, giver, f"1: after t={giver['t']}"), (before_receiver, receiver,
+                                                                 f"2: before t={receiver['t']}{same}")]
+    alt = 'alt="the state after the giver\'s step (1) and before the receiver\'s step (2)"'
+    if hasattr(draw, "image"):
+        return f'<img class="state" {alt} src="{_panels(draw, ends, agents, item["objects"])}">'
     with matplotlib.rc_context(RC_PARAMS):
         # A fixed layout: constrained layout would cost about a second per row here.
         figure = Figure(figsize=(3.6, 1.75), layout="none")
@@ -106,9 +120,39 @@ def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list
             for spine in ax.spines.values():
                 spine.set(edgecolor=color, linewidth=2.5)
             ax.set_title(f"{caption} ({end['agent']})", fontsize=6.5)
-    uri = data_uri(figure, "png", dpi=110)
-    return (f'<img class="state" alt="the state after the giver\'s step (1) and before the receiver\'s step (2)" '
-            f'src="{uri}">')
+    return f'<img class="state" {alt} src="{data_uri(figure, "png", dpi=110)}">'
+
+
+def _panels(draw: Any, ends: Sequence[tuple[frozenset, Mapping[str, Any], str]], agents: list[str],
+            highlight: Sequence[str]) -> str:
+    """The two states of :func:`_states` as one PNG drawn with Pillow (each drawing by ``draw.image``), laid out
+    as the matplotlib figure lays them out (:data:`PANELS`): a page of many rows takes a second less."""
+    from PIL import Image, ImageDraw
+
+    dpi = PANELS["dpi"]
+    width, height = (round(inches * dpi) for inches in PANELS["size"])
+    page = Image.new("RGB", (width, height), "white")
+    pen = ImageDraw.Draw(page)
+    span = (PANELS["right"] - PANELS["left"]) * width
+    box_width = span / (2 + PANELS["wspace"])
+    box_top, box_bottom = (1 - PANELS["top"]) * height, (1 - PANELS["bottom"]) * height
+    frame = max(1, round(FRAME * dpi / 72))
+    for k, (state, end, caption) in enumerate(ends):
+        left = PANELS["left"] * width + k * box_width * (1 + PANELS["wspace"])
+        drawing = draw.image(state, agents, highlight, AGENT_COLORS, (int(box_width), int(box_bottom - box_top)), dpi)
+        x0 = round(left + (box_width - drawing.width) / 2)
+        y0 = round(box_top + (box_bottom - box_top - drawing.height) / 2)
+        page.paste(drawing, (x0, y0))
+        color = AGENT_COLORS[agents.index(end["agent"]) % len(AGENT_COLORS)] if end["agent"] in agents else "#333"
+        half = frame / 2
+        pen.rectangle((x0 - half, y0 - half, x0 + drawing.width + half, y0 + drawing.height + half), outline=color,
+                      width=frame)
+        pen.text((x0 + drawing.width / 2, y0 - frame - 2), f"{caption} ({end['agent']})", fill="black",
+                 font=drawing_font(CAPTION * dpi / 72), anchor="md")
+    buffer = io.BytesIO()
+    page.save(buffer, format="png")
+    return f"data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
+
 
 
 def _key(report: Report, draw: Drawing) -> str:
@@ -149,12 +193,19 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
                     f'<td><span class="{item["category"]}">{item["category"]}</span></td>{state}</tr>')
         body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"])}</td></tr>')
     return (_key(report, draw) if draw is not None else "") + (
-        f'<table class="interdependences"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+        f'<table class="interdependencies"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 def html_report(report: Report) -> str:
-    """The page for ``report``; its problem gives the initial state the drawn states start from."""
-    data = report.to_dict()
+    """The page for ``report``; its problem gives the initial state the drawn states start from.
+
+    Parameters:
+        report: the game's report.
+
+    Returns:
+        The page's HTML: self-contained (its figures inline).
+    """
+    data = report_argument("html_report", report).to_dict()
     counts = data["counts"]
     title = text(f"{game_title(data)} ({report.source})")
     agents = [[a, (data["meta"].get("roles") or {}).get(a, row["type"]),
@@ -173,6 +224,7 @@ def html_report(report: Report) -> str:
                 "constructive required", "constructive optional"],
                [[counts[k] for k in ("interdependencies", "constructive", "non_constructive", "looping",
                                      "irrelevant", "constructive_required", "constructive_optional")]]),
+        f"<p>{AGENT_COLUMNS}:</p>",
         _table(["agent", "role", "sub-tasks", "triggers", "accepted", "%trig", "%not-acc", "given", "received",
                 "given-req", "received-req"], agents), "</section>",
         f'<section id="timeline"><h2>Timeline</h2><img class="timeline" alt="timeline" '
@@ -185,8 +237,17 @@ def html_report(report: Report) -> str:
 
 
 def write_html(report: Report, path: str | Path) -> Path:
-    """Write :func:`html_report` to ``path``."""
-    path = Path(path)
+    """Write :func:`html_report` to ``path``.
+
+    Parameters:
+        report: the game's report.
+        path: the page's file.
+
+    Returns:
+        ``path``.
+    """
+    report_argument("write_html", report)
+    path = path_argument("write_html", "path", path)
     text = html_report(report)
     with writing(path):
         path.write_text(text, encoding="utf-8")

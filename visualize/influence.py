@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import overload
 
 import matplotlib
-import networkx as nx
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from strips_int.analysis.causal import influence_trajectory
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, argument, number_argument, of_type
 
-from .style import CATEGORY_STYLE, ONE_COLUMN, RC_PARAMS, TWO_COLUMNS, fill, new_figure, place_labels
+from .style import (CATEGORY_STYLE, ONE_COLUMN, RC_PARAMS, TWO_COLUMNS, drawing_area, fill, legend,
+                    place_labels, report_argument, width_argument)
 from .timeline import ENVIRONMENT, game_title, lane_colors, lane_rows, lanes
 
 _LABEL = {"fontsize": 5.5, "color": "#333333"}
@@ -24,15 +26,21 @@ ONE_COLUMN_STEPS = 7
 
 
 def busiest_object(report: Report) -> str:
-    """The object named by most interdependences (ties: by name): the default trajectory to draw."""
+    """The object named by most interdependencies (ties: by name): the default trajectory to draw."""
     named = Counter(o for item in report.to_dict()["interdependencies"] for o in item["objects"])
     if not named:
         raise StripsIntError(report.source, None, "no interdependence names an object; give one or ask for all steps")
     return min(named, key=lambda o: (-named[o], o))
 
 
+@overload
+def plot_influence(report: Report, obj: str | None = ..., since: int = ..., width: float | None = ...,
+                   whole: bool = ..., *, ax: None = None) -> Figure: ...
+@overload
+def plot_influence(report: Report, obj: str | None = ..., since: int = ..., width: float | None = ...,
+                   whole: bool = ..., *, ax: Axes) -> Axes: ...
 def plot_influence(report: Report, obj: str | None = None, since: int = 0, width: float | None = None,
-                   whole: bool = False) -> Figure:
+                   whole: bool = False, *, ax: Axes | None = None) -> Figure | Axes:
     """The causal links among the steps that mention ``obj`` from time ``since``.
 
     One object (``obj``, or :func:`busiest_object` when None): its steps in
@@ -45,8 +53,27 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     help between agents stands out (the title counts both). Grey edges are
     causal links (``gid`` ``link:<giver>-><receiver>``); a link that is an
     interdependence is drawn in its category's style. The legend lists the
-    causal links and the categories present. ``width`` overrides the width.
+    causal links and the categories present. ``width`` overrides the width. Returns the new figure, or
+    ``ax`` when given one to draw in (the legend inside it).
+
+    Parameters:
+        report: the game's report.
+        obj: the object to follow (default: the one with most steps).
+        since: the first time step.
+        width: the figure's width in inches, instead of one or two columns by the steps.
+        whole: every step of every object, unlabelled.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
+    report_argument("plot_influence", report)
+    argument("plot_influence", "obj", obj, obj is None or isinstance(obj, str), "None or an object's name")
+    number_argument("plot_influence", "since", since, 0, 2**63, whole=True)
+    width_argument("plot_influence", width, optional=True)
+    of_type("plot_influence", "whole", whole, bool, "True or False")
+    import networkx as nx  # (here: the HTML report and the other figures need no networkx)
+
     data = report.to_dict()
     obj = None if whole else obj or busiest_object(report)
     graph = influence_trajectory(report.graph, obj, since)
@@ -65,8 +92,8 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
     steps = len(order)
     width = width or (TWO_COLUMNS if whole or steps > ONE_COLUMN_STEPS else ONE_COLUMN)
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, 1.2 + 0.6 * len(names))
-        ax = figure.subplots()
+        own = ax is None
+        figure, ax, width = drawing_area(ax, width, 1.2 + 0.6 * len(names))
         for u, v in drawn:
             style = CATEGORY_STYLE.get(category.get((u, v)), CAUSAL_STYLE)
             collection = nx.draw_networkx_edges(graph, position, edgelist=[(u, v)], ax=ax, arrows=True,
@@ -81,7 +108,7 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
         handles = [Line2D([], [], linewidth=1.0, label="causal link" + (" across lanes" if whole else ""),
                           **CAUSAL_STYLE)] if len(drawn) > sum(e in category for e in drawn) else []
         handles += [Line2D([], [], linewidth=1.0, label=c, **CATEGORY_STYLE[c]) for c in present]
-        figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
+        legend(figure, ax, own, handles, ncol=len(handles))
         ax.set_yticks([row[n] for n in names])
         ax.set_yticklabels(["env." if n == ENVIRONMENT else n for n in names])
         ax.set_ylim(max(row.values()) + 0.4, -0.8)
@@ -101,4 +128,4 @@ def plot_influence(report: Report, obj: str | None = None, since: int = 0, width
             labels = [(*position[n], f"{graph.nodes[n]['t']}:{graph.nodes[n]['action'][1:].split()[0]}", _LABEL)
                       for n in order]
             place_labels(figure, ax, labels, offsets=(3.0, -3.0, 10.0, -10.0))
-    return figure
+    return figure if own else ax

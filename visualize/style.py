@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 
-from strips_int.errors import StripsIntError
+from strips_int.analysis.report import Report
+from strips_int.errors import StripsIntError, number_argument, of_type, path_argument
 from strips_int.files import cannot_write, output_file
 
 #: Interdependence categories: colour and line style, so they read in grey print too.
@@ -47,6 +49,27 @@ def new_figure(width: float, height: float) -> Figure:
     return figure
 
 
+def drawing_area(ax: Axes | None, width: float, height: float) -> tuple[Figure, Axes, float]:
+    """Where a one-axes figure function draws: a new :func:`new_figure` of ``width`` x ``height`` inches
+    and its axes, or the caller's ``ax`` (in a figure or subfigure of theirs); with the width in inches
+    the drawing has (the axes' own, for a caller's ``ax``), by which titles are broken into lines."""
+    if ax is None:
+        figure = new_figure(width, height)
+        return figure, figure.subplots(), width
+    root = ax.figure.figure  # (a subfigure's root figure; a figure's is itself)
+    if not hasattr(root.canvas, "get_renderer"):  # a bare Figure(): labels are placed by measuring their text
+        FigureCanvasAgg(root)
+    return ax.figure, ax, ax.get_position().width * root.get_figwidth()
+
+
+def legend(figure: Figure, ax: Axes, own: bool, handles: list, **style: Any) -> Legend:
+    """The legend below the drawing in a figure of its own (constrained layout makes room), or in the best
+    place inside a caller's axes, whose figure's layout is theirs."""
+    if own:
+        return figure.legend(handles=handles, loc="outside lower center", frameon=False, **style)
+    return ax.legend(handles=handles, loc="best", framealpha=0.8, handlelength=style.get("handlelength", 1.8))
+
+
 #: The thin grey line from a raised label down to its point.
 LEADER = {"arrowstyle": "-", "color": "#A6A6A6", "linewidth": 0.3, "shrinkA": 0, "shrinkB": 1.5}
 
@@ -64,12 +87,12 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
     layout so removing one never moves another. Returns the kept texts and
     how many were left out. Hand-written because matplotlib has no label placer.
     """
-    figure.draw_without_rendering()
-    renderer = figure.canvas.get_renderer()
+    figure.figure.draw_without_rendering()  # (a subfigure's root figure draws it)
+    renderer = figure.figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     pixels = figure.dpi / 72  # per point
     kept: list[Text] = []
-    taken: list[Bbox] = []  # labels (padded) and leaders already placed
+    taken: list[Extents] = []  # labels (padded) and leaders already placed
     dropped = 0
     for x, y, text, style in labels:
         artist = ax.annotate(text, (x, y), xytext=(0, offsets[0]), textcoords="offset points", ha="center",
@@ -81,11 +104,11 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
             artist.set_va("bottom" if offset >= 0 else "top")
             artist.set_ha(align)  # the text is centred on, starts at or ends at its point: the leader is vertical
             box = artist.get_window_extent(renderer)
-            padded = Bbox.from_extents(box.x0 - gap * pixels, box.y0, box.x1 + gap * pixels, box.y1)
+            padded = (box.x0 - gap * pixels, box.y0, box.x1 + gap * pixels, box.y1)
             low, high = sorted((point[1], box.y0 if offset >= 0 else box.y1))
-            leader = Bbox.from_extents(point[0] - pixels, low, point[0] + pixels, high)
+            leader = (point[0] - pixels, low, point[0] + pixels, high)
             inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
-            if inside and not any(padded.overlaps(other) or leader.overlaps(other) for other in taken):
+            if inside and not any(_overlap(padded, other) or _overlap(leader, other) for other in taken):
                 taken += [padded, leader]
                 kept.append(artist)
                 if abs(offset) > min(map(abs, offsets)):
@@ -97,6 +120,16 @@ def place_labels(figure: Figure, ax, labels: Sequence[tuple[float, float, str, M
             artist.remove()
             dropped += 1
     return kept, dropped
+
+
+#: A box in display pixels, ``(x0, y0, x1, y1)`` with ``x0 <= x1`` and ``y0 <= y1``.
+Extents = tuple[float, float, float, float]
+
+
+def _overlap(a: Extents, b: Extents) -> bool:
+    """Whether two boxes touch or overlap: ``Bbox.overlaps`` on plain tuples (the label placer asks tens of
+    thousands of times for a busy timeline, where the Bbox method's arrays cost most of the figure's time)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def fill(text: str, width: float, size: float = 8.0) -> str:
@@ -115,9 +148,34 @@ def fill(text: str, width: float, size: float = 8.0) -> str:
     return "\n".join(lines)
 
 
+#: The narrowest and widest figure drawn, in inches (a paper column is 3.4, a page 7.0).
+MIN_WIDTH, MAX_WIDTH = 1.0, 100.0
+
+
+def report_argument(function: str, report: object) -> Report:
+    """``function``'s argument ``report`` when it is a :class:`~strips_int.analysis.report.Report`, else an
+    :class:`~strips_int.errors.ArgumentError`."""
+    return of_type(function, "report", report, Report, "a Report (strips_int.analyze)")
+
+
+def width_argument(function: str, width: object, optional: bool = False) -> Any:
+    """``function``'s argument ``width``: inches from :data:`MIN_WIDTH` to :data:`MAX_WIDTH` (or None when
+    ``optional``), else an :class:`~strips_int.errors.ArgumentError`."""
+    return number_argument(function, "width", width, MIN_WIDTH, MAX_WIDTH, optional=optional)
+
+
 def save(figure: Figure, path: str | Path) -> Path:
-    """Write ``figure`` as PNG, PDF or SVG (by suffix) without timestamps, so the same input gives the same bytes."""
-    path = Path(path)
+    """Write ``figure`` as PNG, PDF or SVG (by suffix) without timestamps, so the same input gives the same bytes.
+
+    Parameters:
+        figure: the figure.
+        path: where, ``.png``, ``.pdf`` or ``.svg``.
+
+    Returns:
+        ``path``.
+    """
+    of_type("save", "figure", figure, Figure, "a matplotlib Figure")
+    path = path_argument("save", "path", path)
     kind = path.suffix.lstrip(".").lower()
     if kind not in FORMATS:
         raise StripsIntError(str(path), None, f"unsupported figure format {path.suffix!r} (use .png, .pdf or .svg)")

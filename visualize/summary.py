@@ -19,14 +19,15 @@ import math
 from pathlib import Path
 
 import matplotlib
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from strips_int.errors import StripsIntError, brief, printable
+from strips_int.errors import StripsIntError, brief, path_argument, printable
 from strips_int.files import read_text
 
-from .style import RC_PARAMS, TWO_COLUMNS, new_figure
+from .style import RC_PARAMS, TWO_COLUMNS, new_figure, width_argument
 
 #: The parts of Int_cons, stacked (their means add up to Int_cons's), and Int_non-cons: metric, label, colour.
 #: Blue and orange (Okabe and Ito), told apart in colour-blind vision and in grey print; non-constructive grey.
@@ -52,6 +53,10 @@ def read_summary(path: str | Path) -> tuple[list[str], dict[str, dict[str, Row]]
     more than :data:`MAX_GROUPS` groups) is an error naming the line.
     """
     path = Path(path)
+    if path.is_dir():  # a study's folder: name the file in it that is meant
+        raise StripsIntError(str(path), None, "is a folder, not a summary table: give the study's summary.csv ("
+                             + str(path / "summary.csv") + ("" if (path / "summary.csv").is_file() else ", not there")
+                             + ")")
     reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
     table: dict[str, dict[str, Row]] = {}
     try:
@@ -107,20 +112,32 @@ def _number(text: str, key: str, path: Path, line: int) -> float:
     return value
 
 
-def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
+def plot_summary(path: str | Path, width: float = TWO_COLUMNS, *, fig: Figure | SubFigure | None = None
+                 ) -> Figure | SubFigure:
     """Left: per group, a bar of Int_cons split into its required and optional parts and a bar of
     Int_non-cons, each with the 95 % CI of its mean; right: task reward. Two columns wide (7.0 in).
+    It draws two axes: in a new figure, or in ``fig`` when given (a figure or a subfigure of the caller's,
+    say ``plt.figure().subfigures(2, 1)[0]``, with the legend below the axes); returns the figure drawn in.
 
     Counts start at 0. Each bar, error bar and point has ``gid`` ``<metric>:<group>``; an ``n=`` text
     (``gid`` ``n:<metric>:<group>``) marks only a metric resting on fewer games than its group.
+
+    Parameters:
+        path: a study's ``summary.csv``.
+        width: the figure's width in inches (two paper columns by default).
+        fig: a matplotlib figure or subfigure to draw the two axes in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``fig``.
     """
-    keys, table = read_summary(path)
+    width_argument("plot_summary", width)
+    keys, table = read_summary(path_argument("plot_summary", "path", path))
     groups = list(table)
     if not groups:
         raise StripsIntError(str(path), None, "no groups in the summary")
     games = {g: int(max((c["n"] for c in table[g].values()), default=0)) for g in groups}
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, 0.95 + 0.36 * len(groups))
+        figure = new_figure(width, 0.95 + 0.36 * len(groups)) if fig is None else fig
         left, right = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": (2, 1)})
         y = list(range(len(groups)))
         for i, group in enumerate(groups):
@@ -148,7 +165,7 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
         left.set_yticklabels([f"{g} (n={games[g]})" for g in groups])
         left.set_ylim(len(groups) - 0.5, -0.5)
         left.set_xlim(0, None)
-        left.set_xlabel("interdependences per game (mean)")
+        left.set_xlabel("interdependencies per game (mean)")
         right.set_xlabel("task reward (mean)")
         left.set_title(" / ".join(keys) + ": means and 95 % bootstrap CIs", loc="left")
         for ax in (left, right):
@@ -160,8 +177,11 @@ def plot_summary(path: str | Path, width: float = TWO_COLUMNS) -> Figure:
         handles = [Patch(color=color, label=label) for _, label, color in (*PARTS, NON_CONSTRUCTIVE)]
         handles.append(Line2D([], [], color="#333333", marker="|", markersize=5, linewidth=0.8,
                               label="95 % CI of the mean"))
-        legend = figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
-                               handlelength=1.4, columnspacing=1.2)
+        if isinstance(figure.figure.get_layout_engine(), ConstrainedLayoutEngine):  # room made below the axes
+            legend = figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+                                   handlelength=1.4, columnspacing=1.2)
+        else:  # a caller's figure of another layout: inside the bars' axes
+            legend = left.legend(handles=handles, loc="best", framealpha=0.8, handlelength=1.4)
         for label in legend.get_texts():  # the one text set as mathtext: this module's own labels, no input
             label.set_parse_math(True)
     return figure

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import numbers
+from typing import Any, Mapping, overload
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
@@ -12,7 +14,7 @@ from matplotlib.ticker import MaxNLocator
 
 from strips_int.analysis.interdependence import CATEGORIES
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError, printable
+from strips_int.errors import StripsIntError, argument, printable
 
 from .style import (
     AGENT_COLORS,
@@ -20,9 +22,12 @@ from .style import (
     ENVIRONMENT_COLOR,
     ONE_COLUMN,
     RC_PARAMS,
+    drawing_area,
     fill,
-    new_figure,
+    legend,
     place_labels,
+    report_argument,
+    width_argument,
 )
 
 ENVIRONMENT = "environment"
@@ -75,19 +80,41 @@ def parse_window(text: str) -> tuple[int, int]:
     return window
 
 
-def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, int] | None = None) -> Figure:
+@overload
+def plot_timeline(report: Report, width: float = ..., window: tuple[int, int] | None = ..., *,
+                  ax: None = None) -> Figure: ...
+@overload
+def plot_timeline(report: Report, width: float = ..., window: tuple[int, int] | None = ..., *, ax: Axes) -> Axes: ...
+def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, int] | None = None, *,
+                  ax: Axes | None = None) -> Figure | Axes:
     """Draw ``report`` as a timeline, one paper column (3.4 in) wide; arrows carry ``gid``
-    ``interdependence:<i>:<category>``.
+    ``interdependence:<i>:<category>``. Returns the new figure, or ``ax`` when given one to draw in
+    (``width`` is then the axes', the legend inside them).
 
     Sub-tasks are dots, navigation steps small ticks, environment steps dots
     in a compact lane of their own. Action labels are placed so that none
     collides with another or with another's leader line (the steps of
-    interdependences first; a label above the first level has a leader line
+    interdependencies first; a label above the first level has a leader line
     down to its dot); labels with no free place are left out and the title
     says how many. ``window`` keeps the steps with ``T0 <= t <= T1`` and the
-    interdependences with both ends inside. The title breaks only between
+    interdependencies with both ends inside. The title breaks only between
     agents, never inside a name.
+
+    Parameters:
+        report: the game's report.
+        width: the figure's width in inches (one paper column by default).
+        window: ``(T0, T1)``: only the steps and interdependencies within.
+        ax: matplotlib axes to draw in, instead of a figure of its own.
+
+    Returns:
+        The new figure, or ``ax``.
     """
+    report_argument("plot_timeline", report)
+    width_argument("plot_timeline", width)
+    argument("plot_timeline", "window", window, window is None or (
+        isinstance(window, (tuple, list)) and len(window) == 2
+        and all(isinstance(t, numbers.Integral) and not isinstance(t, bool) and 0 <= t < 2**63 for t in window)
+        and window[0] <= window[1]), "None or (T0, T1), whole numbers 0 <= T0 <= T1")
     data = report.to_dict()
     names = lanes(report)
     row = lane_rows(names)
@@ -102,8 +129,8 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
              if t0 <= item["giver"]["t"] and item["receiver"]["t"] <= t1]
     subtasks = {i for tasks in report.tasks.values() for i in tasks.subtasks}
     with matplotlib.rc_context(RC_PARAMS):
-        figure = new_figure(width, 1.15 + 0.62 * len(report.agents))
-        ax = figure.subplots()
+        own = ax is None
+        figure, ax, width = drawing_area(ax, width, 1.15 + 0.62 * len(report.agents))
         for name in names:
             steps = [s for s in visible if (s.agent or ENVIRONMENT) == name]
             moves = [s.t for s in steps if s.index not in subtasks and s.agent is not None]
@@ -122,8 +149,7 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
             ax.add_patch(arrow)
         present = {c: sum(item["category"] == c for _, item in items) for c in CATEGORIES}
         handles = [Line2D([], [], label=f"{c} ({present[c]})", linewidth=1.0, **CATEGORY_STYLE[c]) for c in CATEGORIES]
-        figure.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, handlelength=1.8,
-                      columnspacing=1.0)
+        legend(figure, ax, own, handles, ncol=3, handlelength=1.8, columnspacing=1.0)
         ax.set_yticks([row[n] for n in names])
         ax.set_yticklabels([f"{n}\n({printable(roles[n])})" if n in roles else ("env." if n == ENVIRONMENT else n)
                             for n in names])
@@ -143,4 +169,4 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
         _, dropped = place_labels(figure, ax, labels, offsets=(2.5, 9.5, 16.5))
         if dropped:  # a short tail on the last line: the layout the labels were placed in stays
             title.set_text(f"{title.get_text()}, {dropped} labels left out")
-    return figure
+    return figure if own else ax

@@ -41,17 +41,15 @@ def _players(text: str) -> str:
     return text
 
 
-def looks_like_dump(path: Path, head: bytes) -> bool:
-    """A ``.dump`` file whose ``head`` opens with a pickle protocol 2+ header (``pickle.PROTO``; reading it is
-    the reader's): here, not in :mod:`.dump`, so that recognizing a file imports no numpy."""
-    return path.suffix.lower() == ".dump" and head[:1] == b"\x80"
-
-
 def read_trace(path: str | Path, domain: Domain, team: str = "left", players: str = "controlled") -> Trace:
     """The trace of one dump; raises the first error (naming the file and step)."""
     from .game import dump_trace
 
     return dump_trace(Path(path), domain, team, players)
+
+
+#: pickle.PROTO: the opcode a pickle of protocol 2 or later begins with.
+PICKLE_PROTO = b"\x80"
 
 
 class _Football(BaseGrounder):
@@ -75,7 +73,8 @@ class _Football(BaseGrounder):
 
     def recognizes(self, head: Head) -> Claim | None:
         """A ``.dump`` file that opens as a pickle (protocol 2 or later): gfootball's dumps name no format."""
-        return Claim(GAMES, CONTAINER) if looks_like_dump(head.path, head.data) else None
+        # by hand, not through .dump: recognizing a file imports neither numpy nor pickle
+        return Claim(GAMES, CONTAINER) if head.path.suffix.lower() == ".dump" and head.data[:1] == PICKLE_PROTO else None
 
     def read(self, path: Path, domain: Domain, team: str = "left", football_players: str = "controlled",
              **_: Any) -> Iterator[Trace | StripsIntError]:

@@ -130,6 +130,9 @@ def game_from_json(data: Any, source: str) -> Game:
     if len(raw) > MAX_ACTIONS:
         raise StripsIntError(source, "actions", f"{len(raw)} actions; at most {MAX_ACTIONS} are read")
     hand = HAND_SIZES[len(players)] + flags["oneExtraCard"] - flags["oneLessCard"]
+    if hand * len(players) > len(deck):
+        raise StripsIntError(source, "options", f"the deal needs {hand * len(players)} cards ({len(players)} players, "
+                             f"{hand} each) and a {rules.name} deck has {len(deck)}")
     meta = {key: data[key] for key in ("id", "seed", "engine") if _plain(data.get(key))}
     return Game(source=source, players=tuple(players), deck=deck,
                 actions=tuple(_action(source, item, i) for i, item in enumerate(raw)), variant=rules, hand_size=hand,

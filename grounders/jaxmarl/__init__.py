@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from strips_int.errors import StripsIntError, brief, closest
+from strips_int.errors import ArgumentError, StripsIntError, argument, brief, closest, of_type
 
 from ..base import GAMES, TAGGED, Alternative, BaseGrounder, Claim, Head, Option
 from ..overcooked.layouts import Layout, known_layouts
@@ -81,10 +81,26 @@ def read_rollout(path: str | Path, domain: Domain) -> Trace:
 
 def rollout_trace(states: Sequence[Any], actions: Sequence[Any], rewards: Sequence[Any], env: Any, domain: Domain,
                   source: str = "<rollout>") -> Trace:
-    """The trace of a rollout in memory (a notebook's ``states, actions, rewards`` of ``env``)."""
+    """The trace of a rollout in memory (a notebook's ``states, actions, rewards`` of ``env``). Arguments
+    that are not a rollout of ``env`` are an :class:`~strips_int.errors.ArgumentError`."""
+    from strips_int.model.domain import as_domain
+
     from .rollout import rollout_arrays
 
-    return arrays_trace(rollout_arrays(env, states, actions, rewards), domain, source)
+    for name, value in (("states", states), ("actions", actions), ("rewards", rewards)):
+        argument("rollout_trace", name, value, isinstance(value, Sequence) and not isinstance(value, (str, bytes)),
+                 f"a list of the rollout's {name}")
+    argument("rollout_trace", "env", env, hasattr(env, "agents") and hasattr(env, "layout"),
+             "a JaxMARL Overcooked or OvercookedV2 environment (jaxmarl.make)")
+    of_type("rollout_trace", "source", source, str, "a name for the rollout in messages")
+    domain = as_domain(domain, "rollout_trace")
+    try:
+        arrays = rollout_arrays(env, states, actions, rewards)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:  # what numpy and the env's
+        # classes raise on values that are not its states, joint actions and rewards
+        raise ArgumentError("rollout_trace", "states", f"the states, joint actions and rewards of a rollout of "
+                            f"env ({type(exc).__name__} making its arrays)", states) from None
+    return arrays_trace(arrays, domain, source)
 
 
 #: Run in a child process: prints JaxMARL's layout ``sys.argv[1]`` as JSON lists (or null), last line.

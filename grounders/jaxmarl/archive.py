@@ -17,9 +17,9 @@ import io
 import math
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 from strips_int.files import MAX_INPUT_BYTES, regular_file
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ _METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma"}
 #: What reading a damaged or foreign archive raises: zipfile's and zlib's errors, and numpy's ``.npy``
 #: header parser (ast, tokenize) raises assorted types on damaged bytes, so any Exception.
 _UNREADABLE = Exception
+T = TypeVar("T")
 
 
 def first_member(head: bytes) -> bytes:
@@ -52,12 +53,37 @@ def starts_as_npz(path: Path) -> bool:
         return False
 
 
+def npz_members(path: Path, data: bytes | None = None) -> frozenset[str]:
+    """The names of an .npz archive's members as ``np.load`` gives them (without ``.npy``); none when
+    ``path`` (or its bytes ``data``, already read) is no readable zip (never raises; nothing is decompressed)."""
+    try:
+        with zipfile.ZipFile(path if data is None else io.BytesIO(data)) as archive:
+            return frozenset(info.filename.removesuffix(".npy") for info in archive.infolist())
+    except _UNREADABLE:
+        return frozenset()
+
+
 def read_npz(path: Path, names: Iterable[str], limit: int = MAX_INPUT_BYTES, data: bytes | None = None
              ) -> dict[str, np.ndarray]:
     """The arrays ``names`` that the .npz archive ``path`` holds (by ``np.load``'s names: the member's
     name without ``.npy``), with its other members left compressed; anything unreadable, or more than
     ``limit`` bytes unpacked, is an error naming the file (and the member). ``data``: the file's bytes,
     already read (a recognizer's :meth:`~..base.Head.whole`)."""
+    return _each_member(path, names, limit, _member_array, data)
+
+
+def npz_lengths(path: Path, names: Iterable[str]) -> dict[str, int]:
+    """The first-axis length of each array ``names`` of the .npz archive ``path`` holds, read from its
+    ``.npy`` header alone (a few KiB decompressed at most), so that a bound on a rollout's length is
+    checked before its arrays are unpacked; a 0-d array's length is 1. Errors as :func:`read_npz`."""
+    return _each_member(path, names, MAX_INPUT_BYTES, _member_length)
+
+
+def _each_member(path: Path, names: Iterable[str], limit: int,
+                 read: Callable[[zipfile.ZipFile, str, zipfile.ZipInfo, str], T], data: bytes | None = None
+                 ) -> dict[str, T]:
+    """``read`` of each member ``names`` of the .npz archive ``path`` (or its bytes ``data``) that it holds,
+    after the checks of :func:`_check_members`; anything unreadable is an error naming the file."""
     source = str(path)
     if data is None:
         regular_file(path, limit)
@@ -68,11 +94,16 @@ def read_npz(path: Path, names: Iterable[str], limit: int = MAX_INPUT_BYTES, dat
             members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
             chosen = {name: members[name] for name in names if name in members}
             _check_members(chosen, source, limit)
-            return {name: _member_array(archive, name, info, source) for name, info in chosen.items()}
+            return {name: read(archive, name, info, source) for name, info in chosen.items()}
     except StripsIntError:
         raise
     except _UNREADABLE as exc:
         raise StripsIntError(source, None, f"cannot read as a numpy .npz archive: {exc}") from None
+
+
+#: The bytes of an .npy member read for its header: numpy pads its headers to 64 bytes, and writes
+#: longer ones only for arrays of very many dimensions or fields.
+_HEAD_BYTES = 4096
 
 
 def _check_members(chosen: dict[str, zipfile.ZipInfo], source: str, limit: int) -> None:
@@ -91,6 +122,18 @@ def _check_members(chosen: dict[str, zipfile.ZipInfo], source: str, limit: int) 
                              f"{limit / 2**20:g} MiB input limit")
 
 
+def _member_length(archive: zipfile.ZipFile, name: str, info: zipfile.ZipInfo, source: str) -> int:
+    """One member's first-axis length (1 for a 0-d array), from the first bytes of the member alone."""
+    import numpy.lib.format as npy
+
+    with archive.open(info) as stream:
+        head = stream.read(_HEAD_BYTES)
+    buffer = io.BytesIO(head)
+    shape, dtype = _header(npy, buffer, head, name, source)
+    _check_fit(shape, dtype, info.file_size - buffer.tell(), name, source)
+    return shape[0] if shape else 1
+
+
 def _member_array(archive: zipfile.ZipFile, name: str, info: zipfile.ZipInfo, source: str) -> np.ndarray:
     """One member's array, read up to its declared size and made only when its header's shape fits."""
     import numpy.lib.format as npy
@@ -100,16 +143,40 @@ def _member_array(archive: zipfile.ZipFile, name: str, info: zipfile.ZipInfo, so
     if len(data) != info.file_size:
         raise StripsIntError(source, f"member {name!r}", f"holds {len(data)} bytes, declares {info.file_size}")
     buffer = io.BytesIO(data)
+    shape, dtype = _header(npy, buffer, data, name, source)
+    _check_fit(shape, dtype, len(data) - buffer.tell(), name, source)
+    buffer.seek(0)
+    return npy.read_array(buffer, allow_pickle=False)
+
+
+def _header(npy: Any, buffer: io.BytesIO, data: bytes, name: str, source: str) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype an .npy member's header (``buffer`` at its start, ``data`` its bytes) declares;
+    a header numpy cannot read, or an array of Python objects, is an error naming the member."""
     version = npy.read_magic(buffer)
     read_header = {(1, 0): npy.read_array_header_1_0, (2, 0): npy.read_array_header_2_0}.get(version)
     if read_header is None:
         raise StripsIntError(source, f"member {name!r}", f".npy format version {version} is not read (1.0, 2.0 are)")
-    shape, _, dtype = read_header(buffer)
+    try:
+        shape, _, dtype = read_header(buffer)
+    except _UNREADABLE:  # numpy's message shows ast's node objects, not what the header says
+        found = brief(_header_text(data), 120)
+        raise StripsIntError(source, f"member {name!r}", "its .npy header is not the literal dict numpy writes "
+                             f"(descr, fortran_order, shape as plain values): {found}") from None
     if dtype.hasobject:
         raise StripsIntError(source, f"member {name!r}", "holds Python objects (a pickle), which are not read")
-    need, held = math.prod(shape) * dtype.itemsize, len(data) - buffer.tell()
+    return shape, dtype
+
+
+def _check_fit(shape: tuple[int, ...], dtype: np.dtype, held: int, name: str, source: str) -> None:
+    """The array a member's header declares must be the ``held`` bytes after the header."""
+    need = math.prod(shape) * dtype.itemsize
     if need != held:
         raise StripsIntError(source, f"member {name!r}", f"its header declares a {dtype} array of shape {shape} "
                              f"({need} bytes), the member holds {held}")
-    buffer.seek(0)
-    return npy.read_array(buffer, allow_pickle=False)
+
+
+def _header_text(data: bytes) -> str:
+    """The dict text of an .npy member's header (after the magic and its length), as far as it reads."""
+    width = 2 if data[6:7] == b"\x01" else 4
+    length = int.from_bytes(data[8:8 + width], "little")
+    return data[8 + width:8 + width + min(length, 400)].decode("latin-1").strip()

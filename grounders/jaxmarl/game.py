@@ -16,13 +16,15 @@ decoded: a plate is a ``dish``, a plated soup a ready three-onion ``soup``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from strips_int.errors import StripsIntError
 
 from ..overcooked.formats import INTERACT, Game, Item, Move, Player, RawState
 from ..overcooked.layouts import Layout
-from .record import kept_states
+from .record import kept_states, layout_name_of
 
 #: ``OvercookedActions`` by index (its ``action_set``): up, down, right, left, stay, interact.
 ACTIONS: tuple[Move, ...] = ((0, -1), (0, 1), (1, 0), (-1, 0), (0, 0), INTERACT)
@@ -68,15 +70,7 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
     0) is dropped, so the last joint action has no following state and is
     grounded only when it is a delivery, the one effect the reward records.
     """
-    grid = arrays.get("grid")
-    rows = tuple(str(row) for row in grid) if grid is not None and grid.dtype.kind == "U" and grid.ndim == 1 else ()
-    # Not parse_grid: it strips each row, and a JaxMARL grid may have floor on its border.
-    if not rows or len({len(row) for row in rows}) != 1 or set("".join(rows)) - set(_GRID_CHARS):
-        raise StripsIntError(source, None, "'grid' must hold the layout's rows as text of equal length in "
-                             f"the characters {_GRID_CHARS!r}")
-    name = str(arrays.get("layout", "custom"))
-    layout = Layout(name=name, rows=rows)
-    height, width = len(rows), len(rows[0])
+    layout = rollout_layout(arrays, source)
     fields = {key: _array(arrays, key, shape, source) for key, shape in (
         ("agent_pos", (None, 2, 2)), ("agent_dir", (None, 2, 2)), ("agent_inv", (None, 2)),
         ("maze_map", (None, None, None, 3)), ("step", (None,)))}
@@ -89,21 +83,40 @@ def rollout_game(arrays: dict[str, np.ndarray], source: str) -> tuple[Game, Layo
         raise StripsIntError(source, None, f"the state arrays ({', '.join(fields)}) must have one equal, "
                              "non-zero length")
     count = kept_states(fields["step"], len(actions), source)
+    states = rollout_states(fields, layout, count, source)
+    moves = [tuple(_action(int(a), source, i, j) for j, a in enumerate(joint)) for i, joint in enumerate(actions)]
+    game = Game(source=source, layout=layout.name, states=states, actions=moves, reward=float(rewards.sum()),
+                rewards=tuple(float(r) for r in rewards), cook_time=COOK_TIME, old_rules=True, rules_named=True,
+                meta={"format": "jaxmarl-npz"})
+    return game, layout
+
+
+def rollout_layout(arrays: dict[str, np.ndarray], source: str) -> Layout:
+    """The layout a rollout's arrays record (``layout``, ``grid``)."""
+    grid = arrays.get("grid")
+    rows = tuple(str(row) for row in grid) if grid is not None and grid.dtype.kind == "U" and grid.ndim == 1 else ()
+    # Not parse_grid: it strips each row, and a JaxMARL grid may have floor on its border.
+    if not rows or len({len(row) for row in rows}) != 1 or set("".join(rows)) - set(_GRID_CHARS):
+        raise StripsIntError(source, None, "'grid' must hold the layout's rows as text of equal length in "
+                             f"the characters {_GRID_CHARS!r}")
+    return Layout(name=layout_name_of(arrays, source), rows=rows)
+
+
+def rollout_states(fields: dict[str, np.ndarray], layout: Layout, count: int, source: str,
+                   first: int = 0) -> list[RawState]:
+    """The first ``count`` states of a rollout's state arrays (``agent_pos``, ``agent_dir``, ``agent_inv``,
+    ``maze_map``, one row per state), checked against ``layout``; ``first``: the number of the first."""
+    height, width = len(layout.rows), len(layout.rows[0])
     padding = (fields["maze_map"].shape[1] - height) // 2
     if padding < 0 or fields["maze_map"].shape[2] != width + 2 * padding:
         raise StripsIntError(source, None, f"maze_map of shape {fields['maze_map'].shape[1:]} does not fit the "
                              f"{width}x{height} grid")
     maze = fields["maze_map"][:count, padding:padding + height, padding:padding + width]
-    _check_tiles(layout, maze, source)
+    _check_tiles(layout, maze, source, first)
     places = [(x, y, layout.tile((x, y))) for x, y in layout.positions() if layout.tile((x, y)) in ("X", "P")]
     codes, status = maze[..., 0].tolist(), maze[..., 2].tolist()
     pos, facing, inv = (fields[key][:count].tolist() for key in ("agent_pos", "agent_dir", "agent_inv"))
-    states = [_state(places, codes[t], status[t], pos[t], facing[t], inv[t], source, t) for t in range(count)]
-    moves = [tuple(_action(int(a), source, i, j) for j, a in enumerate(joint)) for i, joint in enumerate(actions)]
-    game = Game(source=source, layout=name, states=states, actions=moves, reward=float(rewards.sum()),
-                rewards=tuple(float(r) for r in rewards), cook_time=COOK_TIME, old_rules=True, rules_named=True,
-                meta={"format": "jaxmarl-npz"})
-    return game, layout
+    return [_state(places, codes[t], status[t], pos[t], facing[t], inv[t], source, first + t) for t in range(count)]
 
 
 def _action(index: int, source: str, step: int, agent: int) -> Move:
@@ -112,18 +125,32 @@ def _action(index: int, source: str, step: int, agent: int) -> Move:
     raise StripsIntError(source, f"action {step}", f"agent {agent}'s action {index} is not one of JaxMARL's 0-5")
 
 
-def _check_tiles(layout: Layout, maze: np.ndarray, source: str) -> None:
+def _check_tiles(layout: Layout, maze: np.ndarray, source: str, first: int = 0) -> None:
     """Every state's maze map must show the grid's static tiles, items only on counters, pots in range."""
-    chars = np.array([[layout.tile((x, y)) for x in range(maze.shape[2])] for y in range(maze.shape[1])])
+    allowed, pots = _allowed_codes(layout)
     codes, status = maze[..., 0], maze[..., 2]
-    fits = np.zeros(codes.shape, dtype=bool)
-    for char, allowed in _ALLOWED.items():
-        fits |= (chars == char) & np.isin(codes, allowed)
-    fits &= (chars != "P") | (status <= _POT_EMPTY)
+    height, width, known = allowed.shape
+    fits = allowed[np.arange(height)[:, None], np.arange(width), np.clip(codes, 0, known - 1)]
+    fits &= (codes >= 0) & (codes < known) & (~pots | (status <= _POT_EMPTY))
     if not fits.all():
         t, y, x = (int(n) for n in np.argwhere(~fits)[0])
-        raise StripsIntError(source, f"state {t}", f"the maze map shows object code {codes[t, y, x]} (status "
-                             f"{status[t, y, x]}) at {(x, y)}, where the grid has {chars[y, x]!r}")
+        raise StripsIntError(source, f"state {first + t}", f"the maze map shows object code {codes[t, y, x]} (status "
+                             f"{status[t, y, x]}) at {(x, y)}, where the grid has {layout.tile((x, y))!r}")
+
+
+@functools.lru_cache(maxsize=64)
+def _allowed_codes(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Which object codes each cell of ``layout`` may show in a maze map (height x width x code), and where its
+    pots are: made once per layout (an online wrapper checks one state per step)."""
+    height, width = len(layout.rows), len(layout.rows[0])
+    allowed = np.zeros((height, width, max(code for codes in _ALLOWED.values() for code in codes) + 1), dtype=bool)
+    pots = np.zeros((height, width), dtype=bool)
+    for y in range(height):
+        for x in range(width):
+            char = layout.tile((x, y))
+            allowed[y, x, list(_ALLOWED.get(char, ()))] = True
+            pots[y, x] = char == "P"
+    return allowed, pots
 
 
 def _state(places: list[tuple[int, int, str]], codes: list[list[int]], status: list[list[int]], pos: list,

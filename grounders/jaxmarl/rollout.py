@@ -17,8 +17,8 @@ import numpy as np
 
 from strips_int.errors import StripsIntError
 
-from .archive import read_npz
-from .record import FORMAT, FORMAT_V2, FORMATS, joint_actions, step_rewards, unwrapped
+from .archive import npz_lengths, npz_members, read_npz
+from .record import FORMAT, FORMAT_V2, FORMATS, check_length, joint_actions, step_rewards, unwrapped
 
 #: The ``State`` fields stored, one array per field with the step as first axis.
 STATE_FIELDS = ("agent_pos", "agent_dir", "agent_dir_idx", "agent_inv", "maze_map", "step", "done")
@@ -89,11 +89,13 @@ def save_rollout(path: str | Path, env: Any, states: Sequence[Any], actions: Seq
 
 def is_rollout(path: Path, data: bytes) -> bool:
     """Whether ``data`` (the bytes of ``path``) is an .npz archive whose ``format`` array holds one of
-    :data:`FORMATS`; never raises."""
+    :data:`FORMATS`, or whose ``format`` member cannot be read (it claims to be one: :func:`load_rollout`
+    then says what is wrong with that member, rather than another reader calling the archive "not text");
+    never raises."""
     try:
         return str(read_npz(path, ("format",), data=data).get("format")) in FORMATS
     except StripsIntError:
-        return False
+        return "format" in npz_members(path, data)
 
 
 def load_rollout(path: Path) -> dict[str, np.ndarray]:
@@ -103,4 +105,6 @@ def load_rollout(path: Path) -> dict[str, np.ndarray]:
     if tag not in FORMATS:
         raise StripsIntError(str(path), None, f"not a JaxMARL Overcooked rollout (no format tag {FORMAT!r} or "
                              f"{FORMAT_V2!r})")
+    lengths = npz_lengths(path, ("actions", "step"))  # the bound first, from the arrays' headers alone
+    check_length(lengths.get("actions", 0), lengths.get("step", 0), str(path))
     return read_npz(path, READ[tag])

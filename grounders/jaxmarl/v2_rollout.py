@@ -18,7 +18,7 @@ import numpy as np
 
 from strips_int.errors import StripsIntError, brief
 
-from .record import FORMAT_V2, joint_actions, kept_states, step_rewards
+from .record import FORMAT_V2, joint_actions, kept_states, layout_name_of, step_rewards
 from .v2_kitchen import (BUTTON, COOK_TIME, COOKED, EMPTY, INDICATOR_TIME, MAX_CODE, MAX_INGREDIENTS, PILE_BASE,
                          PLATE, POT, WALL, Agent, KitchenState, V2Layout, describe, is_ingredient, kinds, recipe_code)
 
@@ -158,6 +158,9 @@ def read_episode(arrays: dict[str, np.ndarray], source: str) -> Episode:
                              f"the layout has {layout.static[y][x]}")
     states = _states(fields, grid, count)
     check_state(layout, states[0], source, "state 0")
+    if states[0].correct:
+        raise StripsIntError(source, "state 0", "its delivery flag (new_correct_delivery) is set, but no step came "
+                             "before the first state")
     return Episode(source, layout, options, states, steps[:count].tolist(), [tuple(a) for a in actions.tolist()],
                    rewards.tolist())
 
@@ -170,8 +173,14 @@ def _layout(arrays: dict[str, np.ndarray], source: str) -> V2Layout:
         raise StripsIntError(source, "static", "the layout must be a non-empty grid of OvercookedV2 tile codes")
     if len(starts) == 0 or len(recipes) == 0 or ((recipes < 0) | (recipes > 9)).any():
         raise StripsIntError(source, None, "the layout needs start cells and possible recipes of ingredient kinds 0-9")
-    name = arrays.get("layout")
-    return V2Layout(name=str(name) if name is not None and name.dtype.kind == "U" and name.ndim == 0 else "custom",
+    off = [(int(x), int(y)) for x, y in starts.tolist()
+           if not (0 <= y < static.shape[0] and 0 <= x < static.shape[1] and static[y, x] == EMPTY)]
+    if off:
+        raise StripsIntError(source, "starts", f"start cell {off[0]} is not a floor cell of the "
+                             f"{static.shape[1]} x {static.shape[0]} layout")
+    if len({tuple(p) for p in starts.tolist()}) != len(starts):
+        raise StripsIntError(source, "starts", "two agents start on one cell")
+    return V2Layout(name=layout_name_of(arrays, source),
                     static=tuple(map(tuple, static.tolist())), starts=tuple(map(tuple, starts.tolist())),
                     recipes=tuple(tuple(sorted(r)) for r in recipes.tolist()))
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from strips_int.model.domain import Domain
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, argument, brief, closest, of_type
 from strips_int.model.task import Problem
 from strips_int.model.trace import ActionGrounder, Trace
 
@@ -192,24 +192,32 @@ def game_trace(
 ) -> Trace:
     """One read game as a trace on ``terrain``, else the terrain the game records, else its layout by name;
     roles and data-set keys in ``meta``; ``grounder`` and ``rules`` as :func:`~.lift.lift_game` takes them."""
-    if terrain is None and game.terrain is not None:
-        terrain = recorded_terrain(game)
-    if terrain is None and not game.layout:
-        raise StripsIntError(game.source, None, "no layout name in the game: give a layout name or a grid file")
     who = roles_for(game, roles, ego_seat)
     meta = {**dataset_keys(game.source), **({"roles": who} if who else {})}
-    if terrain is None:
-        # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
-        # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
-        # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
-        old = rules == "old" if rules is not None else game.old_rules
-        named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
-        try:
-            terrain = get_layout(named)
-        except StripsIntError as exc:  # which game asked for it
-            raise StripsIntError(game.source, None, str(exc)) from None
-        meta["layout"] = ALIASES.get(game.layout, game.layout)
+    terrain, named = game_terrain(game, terrain, rules)
+    if named is not None:
+        meta["layout"] = named
     return lift_game(game, terrain, domain, meta, grounder, rules)
+
+
+def game_terrain(game: Game, terrain: Layout | None = None, rules: str | None = None) -> tuple[Layout, str | None]:
+    """The layout a game is lifted on: ``terrain``, else the terrain the game records, else its layout by name
+    (then also the layout name its report gives)."""
+    if terrain is None and game.terrain is not None:
+        terrain = recorded_terrain(game)
+    if terrain is not None:
+        return terrain, None
+    if not game.layout:
+        raise StripsIntError(game.source, None, "no layout name in the game: give a layout name or a grid file")
+    # An old-rules game named counter_circuit is the paper's web game: overcooked-ai's newer
+    # counter_circuit has tomatoes and new rules. The game keeps its own name as its layout. (The rules
+    # given, else those the file names or its shape suggests: the terrain comes before its dynamics.)
+    old = rules == "old" if rules is not None else game.old_rules
+    named = OLD_RULES_NAMES.get(game.layout, game.layout) if old else game.layout
+    try:
+        return get_layout(named), ALIASES.get(game.layout, game.layout)
+    except StripsIntError as exc:  # which game asked for it
+        raise StripsIntError(game.source, None, str(exc)) from None
 
 
 def recorded_terrain(game: Game) -> Layout:
@@ -240,7 +248,12 @@ def states_trace(
     """
     from strips_int.model.domain import as_domain
 
-    domain = as_domain(domain)
+    for name, value in (("states", states), ("actions", actions)):
+        argument("states_trace", name, value, isinstance(value, Sequence) and not isinstance(value, (str, bytes)),
+                 "a list (of state dicts, of joint actions)")
+    of_type("states_trace", "layout", layout, (str, Layout), "a layout's name or a Layout")
+    of_type("states_trace", "source", source, str, "a name for the states in messages")
+    domain = as_domain(domain, "states_trace")
     check_actions(NEEDED_ACTIONS, domain, GROUNDER.domain, source)
     terrain = layout if isinstance(layout, Layout) else None
     name = layout.name if isinstance(layout, Layout) else layout
@@ -261,9 +274,13 @@ def layout_alternatives(layout: Layout, domain: Domain, soups: int = 1) -> tuple
 
 
 def _rules(text: str) -> str:
-    """``--rules``: old or new (argparse shows the ValueError's type as an invalid value)."""
+    """``--rules``: old or new; anything else is a usage error saying which (and the one meant, if close)."""
     if text not in ("old", "new"):
-        raise ValueError(text)
+        import argparse
+
+        meant = closest(text, ("old", "new"))
+        raise argparse.ArgumentTypeError(f"need old or new, not {brief(text)}"
+                                         + (f"; did you mean {meant}?" if meant else ""))
     return text
 
 

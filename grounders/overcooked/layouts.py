@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import math
 import importlib.util
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -102,18 +103,32 @@ MAX_GRID_CELLS = 500 * 500
 
 def parse_grid(text: str, name: str, source: str) -> Layout:
     """A layout from grid text (one row per line; surrounding blank lines and indentation dropped), of at
-    most :data:`MAX_GRID_CELLS` cells."""
+    most :data:`MAX_GRID_CELLS` cells: a rectangle whose start digits are 1 to N, once each (as overcooked-ai
+    requires of its layouts)."""
     rows = tuple(line.strip() for line in text.strip("\n").splitlines() if line.strip())
     cells = sum(map(len, rows))
     if cells > MAX_GRID_CELLS:
         raise StripsIntError(source, None, f"a grid of {cells:,} cells, more than the {MAX_GRID_CELLS:,} "
                              "(500 x 500) a grid may have")
+    seen: dict[str, tuple[int, int]] = {}
     for y, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise StripsIntError(source, f"row {y + 1}", f"{len(row)} cells where row 1 has {len(rows[0])}: a grid "
+                                 "is a rectangle")
         for x, char in enumerate(row):
             if char not in STATIONS and char != " " and not char.isdigit():
                 raise StripsIntError(source, f"row {y + 1}, column {x + 1}", f"unknown grid character {char!r}")
+            if char.isdigit() and char in seen:
+                raise StripsIntError(source, f"row {y + 1}, column {x + 1}", f"player {char} starts twice (also at "
+                                     f"row {seen[char][0]}, column {seen[char][1]})")
+            if char.isdigit():
+                seen[char] = (y + 1, x + 1)
     if not rows:
         raise StripsIntError(source, None, "empty grid")
+    digits = sorted(seen)
+    if digits != [str(n) for n in range(1, len(digits) + 1)]:
+        raise StripsIntError(source, None, f"the players' start digits are {', '.join(digits)}; they are 1 to N, "
+                             "once each")
     return Layout(name=name, rows=rows)
 
 
@@ -138,7 +153,8 @@ def get_layout(name: str) -> Layout:
     known = known_layouts()
     close = closest(name, known)
     more = "" if files else "; overcooked-ai's own once it is installed"
-    listed = f"{len(known)} known" if close else f"{len(known)} known: {_listed(known)}"
+    layouts = len(known_layouts(aliases=False))  # as many as rc --all-layouts classifies: old names are no more
+    listed = f"{layouts} known, and {len(known) - layouts} old names of them" + ("" if close else f": {_listed(known)}")
     raise StripsIntError(
         f"layout {brief(name)}", None,
         f"unknown layout {brief(name)}" + (f"; did you mean {close}?" if close else "")
@@ -217,7 +233,8 @@ def read_layout_dict(path: Path) -> dict[str, Any]:
 
 def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
     """The keys :func:`with_recipes` reads must have overcooked-ai's types (``Recipe.configure``):
-    orders as recipes, values as numbers, one recipe value per order."""
+    orders as recipes, values and times as finite numbers (times not negative; ``order_bonus`` may be
+    ``float('inf')``, as overcooked-ai's ``tutorial_3`` has it), one recipe value and time per order."""
     for key in ("start_all_orders", "start_bonus_orders"):
         if data.get(key) is not None and orders_of(data[key]) is None:
             raise StripsIntError(source, key, f"expected a list of recipes {{\"ingredients\": [...]}} of 1 to 3 "
@@ -225,19 +242,35 @@ def _check_recipe_keys(data: dict[str, Any], source: str) -> None:
     for key in ("delivery_reward", "onion_value", "tomato_value", "order_bonus", "cook_time", "onion_time",
                 "tomato_time"):
         value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise StripsIntError(source, key, f"expected a number, found {brief(value)}")
+        if value is not None and not _number_for(key, value):
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            more = f", {_QUALIFIED.get(key, 'finite')}" if numeric else ""
+            raise StripsIntError(source, key, f"expected a number{more}, found {brief(value)}")
     for key in ("recipe_values", "recipe_times"):
         values = data.get(key)
         if values is None:
             continue
         orders = data.get("start_all_orders") or []
-        if (not isinstance(values, list) or len(values) != len(orders)
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
-            raise StripsIntError(source, key, f"expected one number per order of start_all_orders "
-                                 f"({len(orders)}), found {brief(values)}")
+        if not isinstance(values, list) or len(values) != len(orders) or not all(_number_for(key, v) for v in values):
+            raise StripsIntError(source, key, f"expected one number per order of start_all_orders ({len(orders)}), "
+                                 f"{_QUALIFIED.get(key, 'finite')}, found {brief(values)}")
     if not isinstance(data.get("old_dynamics", False), bool):
         raise StripsIntError(source, "old_dynamics", f"expected true or false, found {brief(data['old_dynamics'])}")
+
+
+#: The cooking-time keys of a layout file: finite numbers, not negative.
+_TIMES = ("cook_time", "onion_time", "tomato_time", "recipe_times")
+#: What a key's numbers must be, where more than finite.
+_QUALIFIED = {**{key: "finite, not negative" for key in _TIMES}, "order_bonus": "not nan (float('inf') is allowed)"}
+
+
+def _number_for(key: str, value: Any) -> bool:
+    """Whether ``value`` is a number that ``key`` of a layout file may take (see :func:`_check_recipe_keys`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if key == "order_bonus":
+        return not math.isnan(value) and value != -math.inf
+    return math.isfinite(value) and (key not in _TIMES or value >= 0)
 
 
 def _floats_to_constants(node: ast.expr, source: str) -> ast.expr:

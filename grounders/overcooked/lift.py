@@ -597,12 +597,19 @@ class _Lifter:
             raise
 
     def _lift(self) -> Problem:
+        self.begin()
+        for i in range(len(self.game.actions)):
+            self.transition(i)
+        return self.end()
+
+    def begin(self) -> None:
+        """The initial state, objects and facts from the game's first state; then :meth:`transition` for each
+        joint action in turn (an online analysis calls it as the game is played), and :meth:`end`."""
         game = self.game
-        tracker = self.build_init(game.states[0])
-        self.known.update({**self.domain.constants, **self.objects, **tracker.kinds})
-        state = self.init | self.static  # a new set
-        actions, times = self.actions, self.times
-        delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
+        self.tracker = self.build_init(game.states[0])
+        self.known.update({**self.domain.constants, **self.objects, **self.tracker.kinds})
+        self.state = self.init | self.static  # a new set
+        self.delivered: list[tuple[int, Fact]] = []  # the delivery steps, for the goal
         first = game.states[0].players
         # Hot: under old rules, two players at distinct positions whose hands a transition leaves as they were
         # are told from the positions alone: the state's at and occupied facts are the players' positions
@@ -611,87 +618,95 @@ class _Lifter:
         # not the other player's; their moves, in the order _serialize would find. A transition in which both
         # stay put and one player's hands change is that player's interaction alone (the other did nothing), the
         # one order _serialize would try. Anything else (a move never made before, an error) is left to _serialize.
-        walk = self.old_rules and len(first) == 2 and first[0].pos != first[1].pos
-        table = self._move_actions
-        states = game.states
-        for i, joint, before, after in zip(itertools.count(), game.actions, states, [*states[1:], None]):
-            if after is before:
-                continue  # the reader shares a state equal to the one before: nobody did anything
-            chosen = alone = None
-            if walk and after is not None:
-                (p0, p1), (q0, q1) = before.players, after.players
-                if p0.held == q0.held and p1.held == q1.held:
-                    a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
-                    if a0 == b0:
-                        if a1 == b1:
-                            chosen = ()
-                        else:
-                            move = table.get((1, a1, b1))
-                            if move is not None and move.step == joint[1] and b1 != a0:
-                                chosen = (move,)
-                    elif a1 == b1:
-                        move = table.get((0, a0, b0))
-                        if move is not None and move.step == joint[0] and b0 != a1:
-                            chosen = (move,)
+        self.walk = self.old_rules and len(first) == 2 and first[0].pos != first[1].pos
+
+    def transition(self, i: int) -> None:
+        """Lift joint action ``i`` (from ``game.states[i]`` to the next state, None after the last): its steps
+        appended to ``self.actions`` and ``self.times``."""
+        states, joint = self.game.states, self.game.actions[i]
+        before, after = states[i], states[i + 1] if i + 1 < len(states) else None
+        if after is before:
+            return  # the reader shares a state equal to the one before: nobody did anything
+        actions, times, table, state = self.actions, self.times, self._move_actions, self.state
+        chosen = alone = None
+        if self.walk and after is not None:
+            (p0, p1), (q0, q1) = before.players, after.players
+            if p0.held == q0.held and p1.held == q1.held:
+                a0, b0, a1, b1 = p0.pos, q0.pos, p1.pos, q1.pos
+                if a0 == b0:
+                    if a1 == b1:
+                        chosen = ()
                     else:
-                        m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
-                        if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
-                                and b0 != b1):
-                            if b0 != a1:
-                                chosen = (m0, m1)
-                            elif b1 != a0:
-                                chosen = (m1, m0)  # (else they swap cells: no order)
-                elif p0.pos == q0.pos and p1.pos == q1.pos and (p0.held == q0.held or p1.held == q1.held):
-                    alone = 1 if p0.held == q0.held else 0
-            if chosen is not None:
-                for move in chosen:
-                    state -= move.action.delete
-                    state |= move.action.add
-                    actions.append(move.action)
-                    times.append(i)
-                if after.objects is before.objects:
-                    continue  # nothing else changed: as checked before
-                placed = False
-            else:
-                if alone is None:
-                    tracker, chosen, state = self._serialize(tracker, state, i, joint, before, after)
+                        move = table.get((1, a1, b1))
+                        if move is not None and move.step == joint[1] and b1 != a0:
+                            chosen = (move,)
+                elif a1 == b1:
+                    move = table.get((0, a0, b0))
+                    if move is not None and move.step == joint[0] and b0 != a1:
+                        chosen = (move,)
                 else:
-                    done = self._act(tracker, state, i, alone, before, after, joint[alone], None)
-                    if type(done) is str:
-                        raise self._unordered(i, done)
-                    chosen = (done,)
-                placed = False  # whether what lies on counters and in pots changed
-                for atom, action in chosen:
-                    times.append(i)
-                    actions.append(action)
-                    if atom[0] != "move":
-                        placed = placed or atom[0] in _PLACING
-                        if atom[0] == "deliver":
-                            delivered.append((i, atom))
-                if after is None:
-                    continue
-            cooked = self.environment(tracker, after, i)
-            for atom in cooked:
-                action = self.ground(atom, i)
-                failure = apply(state, action)
-                if failure:
-                    raise self.fail(f"step {i}", failure)
+                    m0, m1 = table.get((0, a0, b0)), table.get((1, a1, b1))
+                    if (m0 is not None and m1 is not None and m0.step == joint[0] and m1.step == joint[1]
+                            and b0 != b1):
+                        if b0 != a1:
+                            chosen = (m0, m1)
+                        elif b1 != a0:
+                            chosen = (m1, m0)  # (else they swap cells: no order)
+            elif p0.pos == q0.pos and p1.pos == q1.pos and (p0.held == q0.held or p1.held == q1.held):
+                alone = 1 if p0.held == q0.held else 0
+        if chosen is not None:
+            for move in chosen:
+                state -= move.action.delete
+                state |= move.action.add
+                actions.append(move.action)
+                times.append(i)
+            if after.objects is before.objects:
+                return  # nothing else changed: as checked before
+            placed = False
+        else:
+            if alone is None:
+                self.tracker, chosen, self.state = self._serialize(self.tracker, state, i, joint, before, after)
+                state = self.state
+            else:
+                done = self._act(self.tracker, state, i, alone, before, after, joint[alone], None)
+                if type(done) is str:
+                    raise self._unordered(i, done)
+                chosen = (done,)
+            placed = False  # whether what lies on counters and in pots changed
+            for atom, action in chosen:
                 times.append(i)
                 actions.append(action)
-            # When neither the grid nor what lies on counters and in pots changed, they match as before (cooking
-            # changes a soup's status only, which is not cross-checked).
-            self._cross_check(tracker, i, after, placed or after.objects is not before.objects)
+                if atom[0] != "move":
+                    placed = placed or atom[0] in _PLACING
+                    if atom[0] == "deliver":
+                        self.delivered.append((i, atom))
+            if after is None:
+                return
+        tracker = self.tracker
+        cooked = self.environment(tracker, after, i)
+        for atom in cooked:
+            action = self.ground(atom, i)
+            failure = apply(state, action)
+            if failure:
+                raise self.fail(f"step {i}", failure)
+            times.append(i)
+            actions.append(action)
+        # When neither the grid nor what lies on counters and in pots changed, they match as before (cooking
+        # changes a soup's status only, which is not cross-checked).
+        self._cross_check(tracker, i, after, placed or after.objects is not before.objects)
+
+    def end(self) -> Problem:
+        """The problem of the joint actions lifted so far: the spares, the fresh objects, the rewarded goal."""
+        tracker, game = self.tracker.copy(), self.game  # (a copy: an online analysis may go on)
         for kind in self.layout.dispensed():  # definitions section 11: one spare of each kind a dispenser gives
             tracker.new(kind)
-        for name in tracker.created:
-            self.init.add(("fresh", name))
-        self.objects.update(tracker.kinds)
+        init = self.init | {("fresh", name) for name in tracker.created}
         values = self.layout.values if self.layout.configured else None
-        rewarded = rewarded_soups(game, delivered, values, self.layout.orders, self.old_rules)
+        rewarded = rewarded_soups(game, self.delivered, values, self.layout.orders, self.old_rules)
         goal = [("delivered", soup) for soup in rewarded.soups]
         self.soup_reward = rewarded.soup_reward
-        return _problem(self.domain, f"overcooked-{self.layout.name}", self.objects, self.static | self.init, goal,
-                        self.source)
+        return _problem(self.domain, f"overcooked-{self.layout.name}", {**self.objects, **tracker.kinds},
+                        self.static | init, goal, self.source)
 
     def _move(self, i: int, j: int, p: Pos, q: Pos, logged: Move) -> Fact:
         """Player ``j``'s move from ``p`` to ``q`` in transition ``i``, checked against the logged action."""

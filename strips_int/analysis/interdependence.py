@@ -1,4 +1,4 @@
-"""Interdependences (definitions section 4) and their classification (section 5).
+"""Interdependencies (definitions section 4) and their classification (section 5).
 
 Choices where the definitions are silent: a causal link on an ignored predicate takes
 no part in any chain (neither the last link nor one through an environment
@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from strips_int.model.execution import Run
+from strips_int.model.execution import Achiever, Run
 from strips_int.model.task import Fact, format_fact
 from strips_int.model.trace import Step
 
@@ -62,8 +62,8 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, as in ``strips_int.check --json``."""
         return {
-            "giver": _step_dict(self.giver),
-            "receiver": _step_dict(self.receiver),
+            "giver": step_dict(self.giver),
+            "receiver": step_dict(self.receiver),
             "facts": [format_fact(f) for f in self.facts],
             "objects": list(self.objects),
             "goal_reaching": self.goal_reaching,
@@ -75,7 +75,7 @@ class Finding:
         }
 
 
-def _step_dict(step: Step) -> dict[str, Any]:
+def step_dict(step: Step) -> dict[str, Any]:
     return {"index": step.index, "t": step.t, "agent": step.agent, "action": str(step.action)}
 
 
@@ -90,16 +90,32 @@ def fact_object(fact: Fact, agents: frozenset[str]) -> str:
 def find_interdependences(
     steps: Sequence[Step], links: CausalLinks, views: Sequence[View], agents: frozenset[str]
 ) -> list[Interdependence]:
-    """Agent-to-agent chains of causal links through environment steps only.
+    """Agent-to-agent chains of causal links through environment steps only, by receiver then giver:
+    :class:`Linker` fed the steps in trace order. ``views``: each step's action
+    (:func:`~strips_int.analysis.views.view`)."""
+    linker = Linker(agents)
+    return [inter for step, achievers, seen in zip(steps, links.achievers, views)
+            for inter in linker.step(step.action.actor, achievers, seen)]
 
-    Each environment step remembers the agent steps that reach it through
-    environment steps alone; steps are visited in trace order, so this is one
-    pass over the links. ``views``: each step's action (:func:`~strips_int.analysis.views.view`).
+
+class Linker:
+    """The interdependences of a trace found one step at a time, each at its receiver (definitions section 4).
+
+    Each environment step remembers the agent steps that reach it through environment steps alone;
+    steps come in trace order, so a step's work is its own links only, whatever the trace's length.
     """
-    actors = [step.action.actor for step in steps]
-    reaching: dict[int, set[int]] = {}
-    linked: dict[tuple[int, int], set[Fact]] = defaultdict(set)
-    for node, (receiver, achievers, seen) in enumerate(zip(actors, links.achievers, views)):
+
+    def __init__(self, agents: frozenset[str]) -> None:
+        self.agents = agents
+        self.actors: list[str | None] = []
+        self.reaching: dict[int, set[int]] = {}
+
+    def step(self, receiver: str | None, achievers: Sequence[Achiever], seen: View) -> Sequence[Interdependence]:
+        """The next step (its actor, the achievers of its action's ``pre``, its view): the interdependences
+        whose receiver it is, by giver."""
+        actors, reaching = self.actors, self.reaching
+        node = len(actors)
+        actors.append(receiver)
         if receiver is None:
             sources: set[int] = set()
             for i, _ in seen.linking:
@@ -110,7 +126,8 @@ def find_interdependences(
                     else:
                         sources.update(reaching.get(earlier, ()))  # type: ignore[arg-type]
             reaching[node] = sources
-            continue
+            return ()
+        linked: dict[int, set[Fact]] | None = None  # (made for the few steps that receive: hot)
         for i, fact in seen.linking:
             earlier = achievers[i]
             if earlier == INIT:
@@ -119,18 +136,17 @@ def find_interdependences(
             if giver is None:
                 for earliest in reaching.get(earlier, ()):  # type: ignore[arg-type]
                     if actors[earliest] != receiver:
-                        linked[earliest, node].add(fact)
+                        linked = linked or {}
+                        linked.setdefault(earliest, set()).add(fact)
             elif giver != receiver:
-                linked[earlier, node].add(fact)  # type: ignore[index]
-    return [
-        Interdependence(
-            giver=giver,
-            receiver=receiver,
-            facts=tuple(sorted(facts)),
-            objects=tuple(sorted({fact_object(f, agents) for f in facts})),
-        )
-        for (giver, receiver), facts in sorted(linked.items(), key=lambda item: (item[0][1], item[0][0]))
-    ]
+                linked = linked or {}
+                linked.setdefault(earlier, set()).add(fact)  # type: ignore[arg-type]
+        if not linked:
+            return ()
+        agents = self.agents
+        return [Interdependence(giver=giver, receiver=node, facts=tuple(sorted(facts)),
+                                objects=tuple(sorted({fact_object(f, agents) for f in facts})))
+                for giver, facts in sorted(linked.items())]
 
 
 def object_states_before(
@@ -189,7 +205,7 @@ def classify(
 
     Loops are found through, per (object, state), the latest receiver step of
     each agent and the earliest receiver step given by each agent, so the whole
-    classification is linear in the number of interdependences.
+    classification is linear in the number of interdependencies.
     """
     steps = run.trace.steps
     wanted: dict[int, set[str]] = defaultdict(set)

@@ -182,18 +182,26 @@ def required_cooperation(
     (the planner path asks for one when it is None). The planner calls run in up
     to ``jobs`` processes at once (default: every CPU this process may use).
     ``progress`` is told each phase as it begins. An argument outside these is an
-    :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError).
+    :class:`~strips_int.errors.ArgumentError` (a StripsIntError and a ValueError): a ``timeout`` of
+    0 or less, NaN, infinite or above :data:`MAX_TIMEOUT` (a week: the clock and the child processes'
+    CPU limits cannot hold more), a ``deadline`` that is not a number at most that far ahead.
+
+    Parameters:
+        domain: the domain.
+        problem: the problem to classify.
+        planner: a unified-planning planner's name, or ``auto``.
+        timeout: seconds of wall time for the whole classification.
+        others: ``idle`` or ``absent``: the other agents in a projection.
+        plans: joint plans to ask the planner for.
+        jobs: planner calls at once.
+        deadline: a ``time.monotonic()`` instant bounding several problems together, instead of ``timeout``.
+        search: ``fast`` or ``planner``.
+        progress: called with each phase's name as it begins.
+
+    Returns:
+        The verdict with each agent's projection, the joint problem's answer and the joint plans' reports.
     """
-    whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
-    for name, value, ok, need in (
-            ("others", others, others in (IDLE, ABSENT), f"{IDLE!r} or {ABSENT!r}"),
-            ("search", search, search in (FAST, PLANNER), f"{FAST!r} or {PLANNER!r}"),
-            ("timeout", timeout, isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
-             and math.isfinite(timeout) and timeout > 0, "seconds above 0, finite"),
-            ("plans", plans, plans is None or whole(plans), "None or a whole number of plans, at least 1"),
-            ("jobs", jobs, jobs is None or whole(jobs), "None or a whole number of jobs, at least 1")):
-        if not ok:
-            raise ArgumentError("required_cooperation", name, need, value)
+    _check_arguments("required_cooperation", timeout, deadline, others=others, search=search, plans=plans, jobs=jobs)
     start = time.perf_counter()
     deadline = time.monotonic() + timeout if deadline is None else deadline
     told = progress or (lambda phase: None)
@@ -206,7 +214,7 @@ def required_cooperation(
         alone = {a: _without(problem, {b: facts for b, facts in bodies.items() if b != a}) for a in agent_names}
         mine = {a: relaxed_reachable(domain, alone[a], actors=[a], deadline=deadline) for a in agent_names}
     except OutOfTime:
-        return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+        return unfinished(problem, agent_names, RELAXATION, time.perf_counter() - start, planner, others, search)
     possible = {a for a in agent_names if _goal_reached(mine[a], problem.goal)}
     answers: dict[str | None, PlanResult] = {}
     if search == FAST:
@@ -220,25 +228,68 @@ def required_cooperation(
     elif calls:
         answers.update((key, stopped(SEARCH if search == FAST else RELAXATION, time.perf_counter() - start))
                        for key in calls)
-    unreachable = PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
     agents = {}
     for agent in agent_names:
-        answer = answers.get(agent, unreachable)
+        answer = _settled(answers, agent, agent in possible)
+        if answer.status == SOLVED:
+            _check_witness(domain, alone[agent], agent, answer.plans[0])
         try:
             why = explain(domain, problem, alone[agent], agent, team, mine[agent], deadline) \
                 if answer.status == UNSOLVABLE else None
         except OutOfTime:
-            return unfinished(domain, problem, RELAXATION, time.perf_counter() - start, planner, others, search)
+            return unfinished(problem, agent_names, RELAXATION, time.perf_counter() - start, planner, others, search)
         agents[agent] = AgentResult(agent, {SOLVED: True, UNSOLVABLE: False}.get(answer.status), answer, why)
-    joint = answers.get(None, unreachable)
+    joint = _settled(answers, None, _goal_reached(team, problem.goal))
     verdict = _verdict([a.solvable_alone for a in agents.values()], joint.status)
     reports = _analyse(domain, problem, joint)
     return RCResult(problem, verdict, planner, others, agents, joint, reports, time.perf_counter() - start, search)
 
 
+#: The longest time limit, in seconds (a week): ``time.monotonic()`` and the CPU limits of the child processes
+#: the planner calls run in overflow not far above (``timeout=10**30`` was an OverflowError).
+MAX_TIMEOUT = 7 * 24 * 3600.0
+
+
+def _check_arguments(function: str, timeout: Any, deadline: Any, **options: Any) -> None:
+    """The first argument of ``function`` (:func:`required_cooperation`, :func:`some_goal`) outside what
+    it takes, as an :class:`~strips_int.errors.ArgumentError`; comparisons only, so that no number is too
+    big to check (``math.isfinite(10**400)`` overflows) and NaN fails each one."""
+    real = (lambda n: isinstance(n, numbers.Real) and not isinstance(n, bool))
+    whole = (lambda n: isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1)
+    values = {"timeout": timeout, "deadline": deadline, **options}
+    for name, ok, need in (
+            ("others", lambda v: v in (IDLE, ABSENT), f"{IDLE!r} or {ABSENT!r}"),
+            ("search", lambda v: v in (FAST, PLANNER), f"{FAST!r} or {PLANNER!r}"),
+            ("timeout", lambda v: real(v) and 0 < v <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
+            ("deadline", lambda v: v is None or (real(v) and -math.inf < v <= time.monotonic() + MAX_TIMEOUT),
+             f"None or a time.monotonic() instant at most {MAX_TIMEOUT:g} seconds ahead"),
+            ("plans", lambda v: v is None or whole(v), "None or a whole number of plans, at least 1"),
+            ("jobs", lambda v: v is None or whole(v), "None or a whole number of jobs, at least 1")):
+        if name in values and not ok(values[name]):
+            raise ArgumentError(function, name, need, values[name])
+
+
 #: Why the fast path left a problem unasked (its answer is ``unknown`` with this detail).
 NOT_NEEDED = "not needed: {} alone is the witness"
-NO_JOINT_PLAN = "not planned: the verdict needs no joint plan (ask for joint plans to have one)"
+NO_JOINT_PLAN = ("not planned: the verdict needs no joint plan (to have one, ask for K: --plans K on the command line, "
+                 "plans=K in Python)")
+#: The answer of a problem whose goal is relaxed-reachable and that no search or planner call answered: the
+#: verdict hung on a search the time limit stopped first (``required_cooperation`` asks every other).
+NOT_SEARCHED = "not searched: the time limit stopped {} first"
+
+
+def _settled(answers: Mapping[str | None, PlanResult], key: str | None, relaxed_reachable_goal: bool
+             ) -> PlanResult:
+    """The answer for ``key`` (an agent, or None: the joint problem): unsolvable by relaxed reachability
+    when its goal is relaxed-unreachable (a proof), else what a search or planner call answered, else
+    unknown naming the searches that stopped: a verdict is only ever given with a proof or a plan."""
+    if not relaxed_reachable_goal:
+        return PlanResult(UNSOLVABLE, proof=BY_RELAXATION, detail="relaxed reachability")
+    if key in answers:
+        return answers[key]
+    halted = [f"{'the joint problem' if k is None else k}'s {a.limit}" for k, a in answers.items()
+              if a.limit is not None]
+    return PlanResult(UNKNOWN, detail=NOT_SEARCHED.format(" and ".join(halted) or "a search"))
 
 
 def _searched(domain: Domain, problem: Problem, alone: Mapping[str, Problem], team: Reachable,
@@ -297,8 +348,9 @@ def some_goal(domain: Domain, problems: Sequence[Problem], planner: str = "auto"
     as "some goal": non-RC when an agent alone reaches one (the rest are not tried), else unknown when
     one was left open, else RC when the team reaches one, else unsolvable. The deciding alternative's
     index and result (the first of its verdict). A layout's alternatives are its ordered recipes."""
+    _check_arguments("some_goal", timeout, deadline)
     if not problems:
-        raise ValueError("no alternative goals to classify")
+        raise ArgumentError("some_goal", "problems", "at least one alternative goal", problems)
     deadline = time.monotonic() + timeout if deadline is None else deadline
     results = []
     for problem in problems:
@@ -311,14 +363,25 @@ def some_goal(domain: Domain, problems: Sequence[Problem], planner: str = "auto"
                 (0, results[0]))
 
 
-def unfinished(domain: Domain, problem: Problem, phase: str, seconds: float, planner: str = "auto",
+def unfinished(problem: Problem, agent_names: Sequence[str], phase: str, seconds: float, planner: str = "auto",
                others: str = IDLE, search: str = FAST) -> RCResult:
     """The result of a classification of ``problem`` that the time limit stopped in ``phase`` (its
     process killed, with nothing to tell): unknown, every agent and the joint problem with it."""
     answer = stopped(phase, seconds)
-    agents = {a: AgentResult(a, None, answer, None)
-              for a in sorted(o for o, t in problem.objects.items() if domain.is_agent_type(t))}
+    agents = {a: AgentResult(a, None, answer, None) for a in agent_names}
     return RCResult(problem, UNKNOWN, resolve_planner(planner), others, agents, answer, (), seconds, search)
+
+
+def _check_witness(domain: Domain, problem: Problem, agent: str, plan: tuple[GroundAction, ...]) -> None:
+    """A non-RC verdict's witness checked as the joint plans are (:func:`_analyse`): executing it validates
+    each step; it must reach the goal, by ``agent`` and environment actions alone."""
+    source = f"{problem.source} {agent}'s plan"
+    run = execute(plan_trace(problem, plan, source), domain.cache)
+    others = sorted({a.actor for a in plan if a.actor not in (agent, None)})
+    if run.goal_achieved != problem.goal or others:
+        missing = " ".join(format_fact(f) for f in sorted(problem.goal - run.goal_achieved))
+        raise StripsIntError(source, None, f"the search's plan misses the goal facts {missing}" if missing
+                             else f"the search's plan has actions of {', '.join(others)}")
 
 
 def _analyse(domain: Domain, problem: Problem, joint: PlanResult) -> tuple[Report, ...]:

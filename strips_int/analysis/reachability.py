@@ -292,7 +292,7 @@ def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Colle
 
 
 #: The names of reachability's tables in a domain's cache, and how many entries each keeps.
-_FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 256
+_FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 32
 
 
 def _folded(domain: Domain, keyed_problem: Keyed[Problem], keep: frozenset[str], deadline: float | None

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from strips_int.errors import StripsIntError, printable
-from strips_int.model.domain import Domain
+from strips_int.errors import ArgumentError, StripsIntError, of_type, printable
+from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
 from strips_int.model.trace import Step
 
 from .causal import causal_graph, relevant_steps
+from .frames import INTERDEPENDENCE_COLUMNS, agent_rows, dataframe, interdependence_rows
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -23,15 +24,15 @@ from .interdependence import (
     Verdict,
     classify,
     fact_object,
-    find_interdependences,
 )
-from .reachability import relaxed_reachable
+from .reachability import Reachable
 from .required import Need, interdependence_needs
-from .triggers import AgentTasks, agent_tasks
-from .views import analysis_lens, step_views
+from .stepwise import Stepwise
+from .triggers import AgentTasks
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,33 @@ class Report:
             for agent, agent_type in self.agents.items()
         }
 
+    def rows(self, table: str = "interdependencies") -> list[dict[str, Any]]:
+        """The flat rows of one of the report's tables (:mod:`~strips_int.analysis.frames`), no pandas needed.
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each) or ``"agents"`` (one row each).
+
+        Returns:
+            A list of dicts of plain values, the game in ``source``.
+        """
+        if table == "interdependencies":
+            return interdependence_rows(self.source, self.interdependencies)
+        if table == "agents":
+            return agent_rows(self.source, self.agent_metrics())
+        raise ArgumentError("Report.rows", "table", " or ".join(map(repr, TABLES)), table)
+
+    def to_frame(self, table: str = "interdependencies") -> pandas.DataFrame:
+        """The report's ``table`` as a pandas DataFrame with flat columns (``pip install 'strips_int[pandas]'``).
+
+        Parameters:
+            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why) or
+                ``"agents"`` (one row each: :meth:`agent_metrics`).
+
+        Returns:
+            A ``pandas.DataFrame``; many games' is :func:`reports_frame`.
+        """
+        return reports_frame([self], table)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``strips_int.check``)."""
         return {
@@ -124,6 +152,34 @@ class Report:
         }
 
 
+#: The tables of :meth:`Report.rows`, and the columns of one without rows (every report has agents).
+TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent")}
+
+
+def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "interdependencies") -> pandas.DataFrame:
+    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (or agent) of every game,
+    the game in column ``source`` (``pip install 'strips_int[pandas]'``).
+
+        frame = reports_frame(analyze_games("overcooked", "user-study/"), "agents")
+
+    Parameters:
+        reports: reports, or what :func:`strips_int.analyze_games` yields; an error among them is raised
+            (a frame missing a game's rows would pass for the whole study: leave errors out first to skip them).
+        table: ``"interdependencies"`` (the default) or ``"agents"`` (:meth:`Report.rows`).
+
+    Returns:
+        A ``pandas.DataFrame`` with flat columns (text, numbers, booleans).
+    """
+    if table not in TABLES:
+        raise ArgumentError("reports_frame", "table", " or ".join(map(repr, TABLES)), table)
+    rows: list[dict[str, Any]] = []
+    for report in reports:
+        if isinstance(report, StripsIntError):
+            raise report
+        rows += report.rows(table)
+    return dataframe(rows, TABLES[table])
+
+
 def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts: Sequence[Verdict],
              needs: Sequence[Need]) -> tuple[Finding, ...]:
     """Each interdependence joined with its verdict and need (the one place they are paired);
@@ -136,44 +192,52 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
 
 
 def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10.
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10,
+    its steps fed in order to the one step-by-step analysis (:class:`~strips_int.analysis.stepwise.Stepwise`).
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
+    domain_argument("analyze_run", domain)
+    of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
     trace = run.trace
-    objects = trace.problem.objects
-    kinds = {t: domain.is_agent_type(t) for t in set(objects.values())}
-    agent_types = {o: objects[o] for o in sorted(objects) if kinds[objects[o]]}
-    if not agent_types:  # definitions section 1: never zero agents and empty counts
-        raise StripsIntError(trace.source, f"problem {trace.problem.name}", "no agents: no object is of an agent type ("
-                             + ", ".join(sorted(t for t in domain.type_names() if domain.is_agent_type(t))) + ")")
-    agents = frozenset(agent_types)
-    links = run.links
-    views = step_views(trace.steps, analysis_lens(domain, agents))
+    analysis = Stepwise(domain, trace.problem, trace.source)
+    analysis.feed(trace.steps, run.links.achievers, run.new_facts)
+    return report_of(analysis, run)
+
+
+def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) -> Report:
+    """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
+    what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
+    here, once, from what the steps said. ``reachable``: the exploration of the run's problem, when it is not
+    the one the analysis began with (objects that entered the game later, a goal known at the end)."""
+    trace, domain, links, views = run.trace, analysis.domain, run.links, analysis.views
+    reachable = reachable or analysis.reachable
+    inters = analysis.interdependences
     relevant = relevant_steps(links, views)
-    inters = find_interdependences(trace.steps, links, views, agents)
-    verdicts = classify(inters, run, relevant, agents, domain.position_predicates, views)
-    reachable = relaxed_reachable(domain, trace.problem)
-    needed_by = reachable.needers(domain.ignore_predicates)
-
-    def needers(fact: Fact) -> frozenset[str]:
-        return needed_by.get(reachable.canonical(fact), frozenset())
-
+    verdicts = classify(inters, run, relevant, analysis.agents, domain.position_predicates, views)
     return Report(
         source=trace.source,
         domain=domain.name,
         problem=trace.problem,
         meta=trace.meta,
         steps=trace.steps,
-        agents=agent_types,
+        agents=analysis.agent_types,
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         links=links,
         interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
             domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
-        tasks=agent_tasks(run, views, agent_types, domain.ignore_predicates, needers, inters),
+        tasks=analysis.tasks.tasks(inters),
         notes=(domain.negative_links_note,) if domain.negative_links_note else (),
     )
+
+
+#: ``meta["end"]`` of a game whose record stops before the game's end (a grounder that knows how its games end
+#: says so: Hanabi's), which the text says on the goal line.
+UNFINISHED = "unfinished"
+
+#: What the agent table's given and received columns count (the text's and the HTML report's note above it).
+AGENT_COLUMNS = "per agent, interdependencies of every category given and received, and the required ones (-req)"
 
 
 def _pct(value: float | None) -> str:
@@ -191,7 +255,9 @@ def format_text(report: Report) -> str:
         f"  domain {report.domain}, problem {report.problem.name}, {len(report.steps)} steps, "
         f"agents: {', '.join(f'{a} ({printable(roles.get(a, t))})' for a, t in report.agents.items())}",
         f"  goal: {len(report.achieved)}/{len(report.goal)} facts reached"
-        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else ""),
+        + (f": {' '.join(data['goal']['achieved'])}" if report.achieved else "")
+        + ("; the game is unfinished: its record stops before the game's end" if report.meta.get("end") == UNFINISHED
+           else ""),
         f"  interdependencies: {counts['interdependencies']} (constructive {counts['constructive']}, "
         f"non-constructive {counts['non_constructive']}: looping {counts['looping']}, "
         f"irrelevant {counts['irrelevant']})",
@@ -199,6 +265,7 @@ def format_text(report: Report) -> str:
         *(f"  note: {printable(note)}" for note in report.notes),
     ]
     width = max([len(a) for a in report.agents] + [5])
+    lines.append(f"  {AGENT_COLUMNS}:")
     lines.append(
         f"  {'agent':<{width}}  sub-tasks  triggers  accepted  %trig  %not-acc  given  received"
         "  given-req  received-req"

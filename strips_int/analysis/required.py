@@ -1,4 +1,4 @@
-"""Required or optional interdependences (definitions section 10).
+"""Required or optional interdependencies (definitions section 10).
 
 An interdependence is **required** when its receiver's agent, acting alone
 with the environment (the other agents idle where they stand), reaches none
@@ -59,7 +59,7 @@ class Need:
 
 
 #: The names of required help's tables in a domain's cache, and how many entries each keeps.
-_ALONE, _REASONS = ("required: alone", 256), ("required: reasons", 4096)
+_ALONE, _REASONS = ("required: alone", 64), ("required: reasons", 4096)
 
 
 def _alone(domain: Domain, problem: Keyed[Problem], agent: str) -> frozenset[Fact]:

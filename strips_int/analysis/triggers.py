@@ -10,13 +10,11 @@ predicates never make a trigger, as they never link two agents (definitions sect
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
-from strips_int.model.execution import Run
 from strips_int.model.task import Fact
 
 from .interdependence import Interdependence
-from .views import View
 
 
 @dataclass(frozen=True)
@@ -40,36 +38,43 @@ class AgentTasks:
         return 100.0 * (len(self.triggers) - len(self.accepted)) / len(self.triggers)
 
 
-def agent_tasks(
-    run: Run,
-    views: Sequence[View],
-    agents: Iterable[str],
-    ignored: frozenset[str],
-    needers: Callable[[Fact], frozenset[str]],
-    interdependences: Iterable[Interdependence],
-) -> dict[str, AgentTasks]:
-    """Each agent's sub-tasks, triggers and accepted triggers in the run.
+class TaskFinder:
+    """Each agent's sub-tasks and triggers found one step at a time (definitions section 6), and at the end its
+    accepted triggers (those that gave an interdependence, which only the rest of the game tells).
 
-    ``views``: each step's action (:func:`~strips_int.analysis.views.view`, which says what is a sub-task);
-    ``needers(fact)`` gives the agents that can use ``fact`` (definitions section 6).
+    ``ignored``: the domain's ignored predicates; ``needers(fact)`` gives the agents that can use ``fact``
+    (definitions section 6).
     """
-    givers = {inter.giver for inter in interdependences}
-    found: dict[str, tuple[list, list, list]] = {agent: ([], [], []) for agent in agents}
-    users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per run
-    steps, new_facts = run.trace.steps, run.new_facts
-    for index in [index for index, seen in enumerate(views) if seen.subtask]:
-        actor = steps[index].action.actor
-        subtasks, triggers, accepted = found[actor]
+
+    def __init__(self, agents: Iterable[str], ignored: frozenset[str], needers: Callable[[Fact], frozenset[str]]
+                 ) -> None:
+        self.ignored = ignored
+        self.needers = needers
+        self.found: dict[str, tuple[list[int], list[int]]] = {agent: ([], []) for agent in agents}
+        self.users: dict[Fact, frozenset[str]] = {}  # needers of each new fact, asked once per game
+        self.last_trigger: int | None = None  # the index of the last trigger found
+
+    def step(self, index: int, actor: str, new_facts: Iterable[Fact]) -> bool:
+        """Sub-task ``index`` of ``actor`` (a step that is not navigation:
+        :attr:`~strips_int.analysis.views.View.subtask`) with the facts it newly made true: whether it is a
+        trigger (then also :attr:`last_trigger`)."""
+        subtasks, triggers = self.found[actor]
         subtasks.append(index)
-        for fact in new_facts[index]:
+        users, ignored = self.users, self.ignored
+        for fact in new_facts:
             if fact[0] in ignored:
                 continue
             used = users.get(fact)
             if used is None:
-                used = users[fact] = needers(fact)
+                used = users[fact] = self.needers(fact)
             if len(used) > (actor in used):  # another agent can use it
                 triggers.append(index)
-                if index in givers:
-                    accepted.append(index)
-                break
-    return {agent: AgentTasks(*(tuple(part) for part in parts)) for agent, parts in found.items()}
+                self.last_trigger = index
+                return True
+        return False
+
+    def tasks(self, interdependences: Iterable[Interdependence]) -> dict[str, AgentTasks]:
+        """Each agent's sub-tasks, triggers and accepted triggers so far, given the game's interdependences."""
+        givers = {inter.giver for inter in interdependences}
+        return {agent: AgentTasks(tuple(subtasks), tuple(triggers), tuple(i for i in triggers if i in givers))
+                for agent, (subtasks, triggers) in self.found.items()}

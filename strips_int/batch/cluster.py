@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import math
+import socket
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, brief
 from strips_int.model.domain import Domain
 
 from .rows import error_row, file_rows, shared_file_rows
@@ -26,8 +28,13 @@ from .rows import error_row, file_rows, shared_file_rows
 #: Items per task at most; at about 45 ms a game, 16 files keep a task under a second.
 MAX_BATCH = 16
 BATCHES_PER_WORKER = 4
-#: How long to keep trying an unanswering scheduler (Dask retries until then).
-CONNECT_TIMEOUT = "10s"
+#: Seconds to reach a scheduler and read its handshake, all of it (Dask retries the connection until then).
+CONNECT_SECONDS = 10.0
+#: The schemes of a scheduler address that are read: Dask's default, TCP (``tcp://HOST:PORT`` or
+#: ``HOST:PORT``); others (``tls://`` needs certificates, ``ucx://`` a UCX build) are refused by name.
+SCHEMES = ("tcp",)
+#: The largest handshake a scheduler is expected to send first (Dask's is a few hundred bytes).
+MAX_HANDSHAKE = 1 << 20
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -76,10 +83,65 @@ def connect(scheduler: str, workers: int) -> Iterator[Any]:
                                                            processes=True, dashboard_address=None))
                 client = stack.enter_context(Client(cluster))
             else:
-                client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT))
+                started = time.monotonic()
+                probe(scheduler, CONNECT_SECONDS)
+                left = max(1.0, CONNECT_SECONDS - (time.monotonic() - started))
+                client = stack.enter_context(Client(scheduler, timeout=f"{left:.1f}s"))
         except (OSError, TimeoutError, ValueError) as exc:
             raise StripsIntError(scheduler, None, f"cannot reach the Dask scheduler: {exc}") from None
         yield client
+
+
+def probe(scheduler: str, seconds: float) -> None:
+    """Check that ``scheduler`` answers as a Dask scheduler within ``seconds``, all told: the TCP connection
+    and the first frame of its handshake (a scheduler sends it as soon as it accepts). Written by hand
+    because Dask bounds the connection but not the handshake: a listener that says nothing, or an HTTP
+    server (it waits for a request), held ``Client`` for minutes, and foreign bytes read as a frame's
+    length made it allocate exabytes."""
+    scheme, _, location = scheduler.rpartition("://")
+    if (scheme or "tcp") not in SCHEMES:
+        raise StripsIntError(scheduler, None, f"the {scheme}:// protocol is not supported; give a Dask scheduler "
+                             "as tcp://HOST:PORT (or local for a new cluster on this machine)")
+    host, _, port = location.rpartition(":")
+    host = host.strip("[]")  # an IPv6 address in brackets
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise StripsIntError(scheduler, None, "a Dask scheduler's address is tcp://HOST:PORT")
+    deadline = time.monotonic() + seconds
+    try:
+        conn = socket.create_connection((host, int(port)), timeout=seconds)
+    except OSError as exc:  # refused, unknown host, or no connection within the time (TimeoutError)
+        why = f"no connection within {seconds:g} s" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise StripsIntError(scheduler, None, f"cannot reach the Dask scheduler: {why}") from None
+    with conn:
+        try:
+            first = _received(conn, 8, deadline)
+            length = int.from_bytes(first, "little")
+            if not 0 < length <= MAX_HANDSHAKE:
+                raise StripsIntError(scheduler, None, "not a Dask scheduler: its first bytes are not a Dask "
+                                     f"handshake (they read {brief(first.decode('latin-1'))})")
+            _received(conn, length, deadline)
+        except TimeoutError:
+            raise StripsIntError(scheduler, None, "not a Dask scheduler, or not answering: no Dask handshake "
+                                 f"within {seconds:g} s (a scheduler sends one as soon as it accepts)") from None
+        except OSError as exc:
+            raise StripsIntError(scheduler, None, "not a Dask scheduler: the connection ended before a whole Dask "
+                                 f"handshake came ({exc.strerror or type(exc).__name__})") from None
+
+
+def _received(conn: socket.socket, count: int, deadline: float) -> bytes:
+    """``count`` bytes from ``conn`` by ``deadline`` (:func:`time.monotonic`); TimeoutError past it,
+    ConnectionError when the peer closes first."""
+    data = bytearray()
+    while len(data) < count:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        conn.settimeout(left)
+        chunk = conn.recv(min(count - len(data), 1 << 16))
+        if not chunk:
+            raise ConnectionResetError(0, "closed")
+        data += chunk
+    return bytes(data)
 
 
 def evaluate_on_cluster(domain: Domain, files: Sequence[Path], options: Mapping[str, Any], scheduler: str,

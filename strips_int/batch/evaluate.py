@@ -5,7 +5,7 @@ A study's folder holds:
 
 * ``games.jsonl`` then ``games.csv``: one row per game (source, group keys,
   reward, every count, each role's trigger figures and required
-  interdependences given and received, error);
+  interdependencies given and received, error);
 * ``summary.csv`` (long: one row per group and metric), ``summary.md`` and
   ``summary.tex``: n, mean, standard deviation and 95 % bootstrap interval of
   reward, Int_cons (and its required and optional parts, definitions section 10),
@@ -25,16 +25,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from strips_int.analysis.frames import dataframe
 from strips_int.analysis.report import Report
-from strips_int.errors import StripsIntError, closest
+from strips_int.errors import StripsIntError, argument, closest, number_argument, of_type
 from strips_int.grounders import check_options
 from strips_int.model.domain import Domain
 from strips_int.model.task import Problem
 
 from .engines import Engine, Processes, engine
-from .games import analyze_file, game_files, named_domain
+from .games import analyze_file, game_files, named_domain, paths_argument
 from .journal import Tally, journal_tally, read_journal, stream, write_games_csv
-from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, write_run_manifest
+from .outputs import JOURNAL, PROGRESS, fresh, now, resumable, run_inputs, unfinished_run, write_run_manifest
 from .rows import Row, game_row
 from .shards import Shard, manifest, pick, write_manifest
 from .summary import summarize_games, write_summaries
@@ -48,19 +49,30 @@ def evaluate_games(domain: Domain | str | Path, *paths: str | Path, jobs: int = 
     ``jobs`` local processes, or the Dask cluster at ``scheduler``; ``problem`` is every plan's and trace's
     (default: a trace's own, the one beside a plan); ``options`` are grounder options (``layout``,
     ``roles``, ...); a broken game is a row with its error.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        jobs: local processes.
+        scheduler: the address of a Dask cluster (``tcp://host:8786``) or ``local``, instead of processes.
+        frame: a pandas DataFrame instead of a list of dicts.
+        problem: the problem of every plan and trace.
+        **options: grounder options by name.
+
+    Returns:
+        The rows of ``games.csv``: a list of dicts, or a DataFrame with ``frame``.
     """
-    domain = named_domain(domain)
-    files, _ = game_files(paths)
+    number_argument("evaluate_games", "jobs", jobs, 1, whole=True)
+    argument("evaluate_games", "scheduler", scheduler, scheduler is None or (isinstance(scheduler, str) and scheduler),
+             "None, 'local' or a Dask scheduler's address tcp://HOST:PORT")
+    of_type("evaluate_games", "frame", frame, bool, "True or False")
+    of_type("evaluate_games", "problem", problem, (Problem, type(None)), "None or a Problem (strips_int.load_problem)")
+    domain = named_domain(domain, "evaluate_games")
+    files, _ = game_files(paths_argument("evaluate_games", paths))
     check_options(files, options)
     rows = [row for file in engine(jobs, scheduler).rows(domain, files, with_problem(options, problem))
             for row in file]
-    if not frame:
-        return rows
-    try:
-        import pandas
-    except ImportError:
-        raise StripsIntError("pandas", None, "not installed: pip install 'strips_int[pandas]'") from None
-    return pandas.DataFrame(rows)
+    return dataframe(rows) if frame else rows
 
 
 def with_problem(options: Mapping[str, Any], problem: Problem | None) -> Mapping[str, Any]:
@@ -154,15 +166,22 @@ class Events:
         """One more file's rows are in the journal."""
 
 
-def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = Processes(), resume: bool = False,
-              events: Events = Events()) -> tuple[Tally, list[str]]:
-    """Evaluate the study into ``out`` (locked by the caller), from where an interrupted run stopped when
-    ``resume``; returns the tally and the columns of ``games.csv``. ``manifest.json`` says how the run
-    ended: an interruption (KeyboardInterrupt, raised on) is recorded as such. An earlier run's outputs
-    are removed once the engine is up (a scheduler that cannot be reached leaves them)."""
+def run_study(study: Study, out: Path, command: Sequence[str], runner: Engine = Processes(),
+              resume: bool | None = None, events: Events = Events(), replace: bool = False) -> tuple[Tally, list[str]]:
+    """Evaluate the study into ``out`` (locked by the caller); returns the tally and the columns of ``games.csv``.
+
+    ``resume``: True goes on from where an interrupted run of the same inputs stopped (an error if there is
+    none), False starts over, None (the default) goes on when there is such a run and starts otherwise.
+    A folder holding another study or files no run wrote is refused (:func:`~.outputs.unfinished_run`),
+    unless ``replace``. ``manifest.json`` says how the run ended: an interruption (KeyboardInterrupt,
+    raised on) is recorded as such. An earlier run's outputs are removed once the engine is up (a
+    scheduler that cannot be reached leaves them)."""
     inputs = study.inputs()
     picked = study.picked
     files, options = [study.files[k] for k in picked], with_problem(study.options, study.problem)
+    if resume is not True:  # (a resume asked for checks the folder's run itself: resumable)
+        unfinished = unfinished_run(out, inputs, replace)
+        resume = unfinished and resume is None
     if study.chosen_keys and not resume:
         check_group_keys(study.domain, files, options, study.group_by)
     counts = resumable(out, inputs) if resume else []

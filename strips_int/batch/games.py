@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from strips_int.analysis.report import Report, analyze_run
-from strips_int.errors import StripsIntError, guarded
+from strips_int.errors import StripsIntError, brief, guarded, path_argument
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.execution import Run, execute
-from strips_int.model.problem import load_problem
+from strips_int.model.problem import load_problem, problem_argument
 from strips_int.model.task import Problem
 from strips_int.model.trace import Trace
 
@@ -103,23 +103,35 @@ def walk(folder: Path, skip: Path | None) -> list[tuple[Path, bool, object]]:
     return sorted(walked, key=lambda item: item[0].parts)  # Path order (by parts), without Path's slow __lt__
 
 
-def named_domain(domain: Domain | str | Path) -> Domain:
+def named_domain(domain: Domain | str | Path, function: str = "named_domain") -> Domain:
     """A loaded domain as it is; a path, a packaged domain's name or an installed grounder's domain name
-    (:func:`strips_int.grounders.domain_path`) loaded."""
+    (:func:`strips_int.grounders.domain_path`) loaded; anything else an
+    :class:`~strips_int.errors.ArgumentError` of ``function``'s argument ``domain``."""
     from strips_int.grounders import domain_path
 
-    return domain if isinstance(domain, Domain) else as_domain(domain_path(domain))
+    if isinstance(domain, Domain):
+        return domain
+    named = path_argument(function, "domain", domain, "a Domain, or a packaged domain's name or a path")
+    return as_domain(domain_path(named), function)
 
 
 def read_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Trace | StripsIntError]:
     """Every game under ``paths`` (files or folders), one at a time, as a trace or the error that stops it.
 
-    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...).
+    ``options`` are grounder options (``layout``, ``grid``, ``roles``, ``ego_seat``, ...); the parameters are
+    :func:`analyze_games`'s. The arguments are checked at the call, the files read as the games are asked for.
+
+    Returns:
+        An iterator of traces, or for a game that could not be read its error, in file order.
     """
-    domain = named_domain(domain)
-    files, _ = game_files(paths)
-    for path in files:
-        yield from read_file(path, domain, **options)
+    domain = named_domain(domain, "read_games")
+    paths = paths_argument("read_games", paths)
+    return (game for path in game_files(paths)[0] for game in read_file(path, domain, **options))
+
+
+def paths_argument(function: str, paths: Iterable[object]) -> list[Path]:
+    """``function``'s ``*paths``, each a path (:func:`~strips_int.errors.path_argument`)."""
+    return [path_argument(function, "paths", path) for path in paths]
 
 
 def read_file(path: Path, domain: Domain, problem: Problem | None = None, **options: Any
@@ -155,19 +167,31 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
         if isinstance(result, StripsIntError):
             yield result
             continue
-        source = result.source if isinstance(result, Trace) else str(path)  # a buggy grounder may yield anything
+        if not isinstance(result, Trace):  # a buggy grounder may yield anything
+            yield StripsIntError(str(path), "analysis", f"internal error: the grounder gave {brief(result)}, "
+                                 "not a trace")
+            continue
         try:
-            yield guarded(source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
+            yield guarded(result.source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
         except StripsIntError as exc:
             yield exc
 
 
 def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: Any) -> Iterator[Report | StripsIntError]:
-    """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game."""
-    domain = named_domain(domain)
-    files, _ = game_files(paths)
-    for path in files:
-        yield from analyze_file(domain, path, **options)
+    """Every game under ``paths`` (files or folders) analysed: a report, or the error that stopped that game
+    (the arguments checked at the call, the games analysed as they are asked for).
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        *paths: game files and folders (walked).
+        **options: grounder options by name.
+
+    Returns:
+        An iterator of reports, or for a game that could not be analysed its error, in file order.
+    """
+    domain = named_domain(domain, "analyze_games")
+    paths = paths_argument("analyze_games", paths)
+    return (report for path in game_files(paths)[0] for report in analyze_file(domain, path, **options))
 
 
 def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem: Problem | str | Path | None = None,
@@ -179,13 +203,24 @@ def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem
     grounder's: :func:`named_domain`);
     ``problem`` overrides the one a trace names. A file with several games is refused (use
     :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+
+    Parameters:
+        domain: a loaded domain, a PDDL path, or a packaged domain's name.
+        game: a trace or an executed run in memory, or a file holding one game.
+        problem: the problem to use instead of the one a trace names.
+        **options: grounder options by name (``layout``, ``roles``, ``grid``, ...).
+
+    Returns:
+        The game's report: interdependencies, categories, triggers, required help.
     """
-    domain = named_domain(domain)
+    domain = named_domain(domain, "analyze")
     if isinstance(game, Run):
         return analyze_run(domain, game)
     if isinstance(game, Trace):
         return analyze_run(domain, execute(game, domain.cache))
-    if problem is not None and not isinstance(problem, Problem):
+    game = path_argument("analyze", "game", game, "a Trace, a Run or a game file's path")
+    problem = problem_argument("analyze", problem)
+    if isinstance(problem, Path):
         problem = load_problem(domain, problem)
     results = list(itertools.islice(analyze_file(domain, Path(game), problem, **options), 2))
     if len(results) != 1:

@@ -13,7 +13,11 @@ whose process dies, is its own error row.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
+import os
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +27,8 @@ from strips_int.analysis.rc import FAST, IDLE, PLANNER, RCResult, some_goal, unf
 from strips_int.errors import StripsIntError, guarded
 from strips_int.grounders import Alternative, registered, start_alternatives
 from strips_int.model.domain import Domain
-from strips_int.planners.bounded import PRELOAD, Died, Stopped, run_all
+from strips_int.model.task import Problem
+from strips_int.planners.bounded import PRELOAD, Died, Partial, Stopped, fork_is_safe, run_all
 
 from .engines import Engine
 from .tables import table_text, write_table
@@ -100,51 +105,120 @@ def alternatives(domains: Mapping[str, Domain], start: Start) -> tuple[Domain, t
     raise first or StripsIntError(start.name, None, f"no grounder has a start problem named {start.name!r}")
 
 
+def problem_file(domain: Domain, path: Path) -> tuple[Domain, tuple[Alternative, ...]]:
+    """A PDDL problem file of ``domain`` as its only alternative (``rc DOMAIN PROBLEM``)."""
+    from strips_int.model.problem import load_problem
+
+    return domain, (Alternative(load_problem(domain, path)),)
+
+
+#: The phase a classification is in while it reads its start problem (named when the time limit stops it).
+READING = "reading"
+Reader = Callable[[], tuple[Domain, Sequence[Alternative]]]
+
+
+class _TimeUp(BaseException):
+    """The time limit, reached while reading: a BaseException, so that no reader's guard takes it for its error."""
+
+
 @dataclass(frozen=True)
 class _Classification:
-    """The classification of one start problem's alternatives, for a child process of its own."""
+    """The classification of one start problem, read by ``read`` (picklable: a module-level function
+    with its arguments bound), for a child process of its own."""
 
-    domain: Domain
-    problems: tuple[Any, ...]
+    read: Reader
+    name: str
     settings: Settings
     deadline: float
     preload: tuple[str, ...] = ()
+    #: The caller's working folder, which relative file names are read from (the child works in a folder of its own).
+    cwd: str = dataclasses.field(default_factory=os.getcwd)
 
-    def run(self, phase: Callable[[str], None], timeout: float) -> tuple[int, RCResult]:
+    def run(self, phase: Callable[[Any], None], timeout: float) -> tuple[Alternative, RCResult]:
+        """Read (stopped at the deadline by an alarm: a reader does not look at the clock), then classify."""
         s = self.settings
-        return some_goal(self.domain, self.problems, s.planner, s.timeout, s.others, s.plans, s.jobs, self.deadline,
-                         s.search, phase)
+        began = time.perf_counter()
+        phase(READING)
+        try:
+            signal.signal(signal.SIGALRM, _time_up)
+            signal.setitimer(signal.ITIMER_REAL, max(self.deadline - time.monotonic(), 1e-6))
+            own = os.getcwd()
+            os.chdir(self.cwd)
+            try:
+                domain, found = self.read()
+            finally:  # (within the outer try: an alarm up to the moment it is cancelled is caught there)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                os.chdir(own)
+        except _TimeUp:
+            unread = _unread(self.name)
+            return unread, unfinished(unread.problem, (), READING, time.perf_counter() - began, s.planner,
+                                      s.others, s.search)
+        agents = tuple(sorted(o for o, t in found[0].problem.objects.items() if domain.is_agent_type(t)))
+        phase(Partial((_outline(found[0], agents), agents)))
+        index, result = some_goal(domain, tuple(a.problem for a in found), s.planner, s.timeout, s.others, s.plans,
+                                  s.jobs, self.deadline, s.search, phase)
+        return found[index], result
+
+
+def _time_up(signum: int, frame: Any) -> None:
+    raise _TimeUp
+
+
+def _given(domain: Domain, found: tuple[Alternative, ...]) -> tuple[Domain, tuple[Alternative, ...]]:
+    """A start problem read already, as a reader gives it."""
+    return domain, found
+
+
+def _unread(name: str) -> Alternative:
+    """A start problem not read yet, known by its ``name`` alone."""
+    return Alternative(Problem(name, {}, frozenset(), frozenset(), name))
+
+
+def _outline(alternative: Alternative, agents: tuple[str, ...]) -> Alternative:
+    """``alternative`` with only what an unknown result shows (names, source, agents): cheap to send."""
+    problem = alternative.problem
+    kept = Problem(problem.name, {a: problem.objects[a] for a in agents}, frozenset(), frozenset(), problem.source)
+    return dataclasses.replace(alternative, problem=kept)
 
 
 def classify(domains: Mapping[str, Domain], settings: Settings, start: Start) -> Outcome:
     """``start`` classified within ``settings.timeout`` seconds, reading included."""
     began, deadline = time.perf_counter(), time.monotonic() + settings.timeout
     try:
-        domain, found = alternatives(domains, start)
-        alternative, result = classify_alternatives(domain, found, settings, deadline)
+        alternative, result = classify_alternatives(functools.partial(alternatives, domains, start), start.name,
+                                                    settings, deadline)
     except StripsIntError as exc:
         return Outcome(start, error=str(exc), seconds=time.perf_counter() - began)
     return Outcome(start, alternative, result, seconds=time.perf_counter() - began)
 
 
-def classify_alternatives(domain: Domain, found: Sequence[Alternative], settings: Settings, deadline: float
+def classify_alternatives(read: Reader, name: str, settings: Settings, deadline: float
                           ) -> tuple[Alternative, RCResult]:
-    """The deciding alternative of ``found`` and its result, classified in a child process of its own
-    by ``deadline`` (a ``time.monotonic()`` instant); a child that dies is an error."""
+    """The deciding alternative of the start problem ``read`` gives (``name`` names it until it is read)
+    and its result, read and classified in a child process of its own by ``deadline`` (a
+    ``time.monotonic()`` instant): the time limit covers the reading and lifting too (a 500 x 500 grid
+    took 5 s of them past ``--timeout 1``). The reader's error is raised here; a child that dies is an error."""
     began = time.perf_counter()
+    if not fork_is_safe():  # a fresh interpreter lacks this one's state (grounders registered at run time)
+        domain, found = read()
+        if time.monotonic() >= deadline:
+            unread = _unread(name)
+            return unread, unfinished(unread.problem, (), READING, time.perf_counter() - began, settings.planner,
+                                      settings.others, settings.search)
+        read = functools.partial(_given, domain, tuple(found))
     # The planner path calls the planner for every problem: unified-planning is imported once, here,
     # not in each classification's process (1.5 s); the fast path seldom calls it.
     planned = settings.search == PLANNER or settings.plans is not None
-    work = _Classification(domain, tuple(a.problem for a in found), settings, deadline, PRELOAD if planned else ())
+    work = _Classification(read, name, settings, deadline, PRELOAD if planned else ())
     [answer] = run_all([work], deadline, jobs=1, grace=GRACE)
     if isinstance(answer, Died):
-        raise StripsIntError(found[0].problem.source, None, f"its classification's process died (exit code "
-                             f"{answer.exit_code}; out of memory?)")
+        raise StripsIntError(name, None, f"its classification's process died (exit code {answer.exit_code}; "
+                             "out of memory?)")
     if isinstance(answer, Stopped):
-        return found[0], unfinished(domain, found[0].problem, answer.phase, time.perf_counter() - began,
-                                    settings.planner, settings.others, settings.search)
-    index, result = answer
-    return found[index], result
+        alternative, agents = answer.partial or (_unread(name), ())
+        return alternative, unfinished(alternative.problem, agents, answer.phase, time.perf_counter() - began,
+                                       settings.planner, settings.others, settings.search)
+    return answer
 
 
 def table_row(outcome: Outcome) -> dict[str, Any]:

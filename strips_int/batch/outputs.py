@@ -235,3 +235,70 @@ def difference(earlier: Any, now_: dict[str, Any]) -> str | None:
         changed = next(f for f, g in zip(now_["files"], files) if f != g)
         return f"game file {changed['path']}"
     return None
+
+
+class Occupied(StripsIntError):
+    """An output folder that holds another study (a manifest of other inputs) or files no run wrote: a run
+    there would replace a study or mix its tables with someone's files, so it is refused unless asked for."""
+
+
+#: Every name a run or a merge writes in its folder: what a folder may hold and still be a run's.
+RUN_FILES = (LOCK, MANIFEST, JOURNAL, PROGRESS, *TABLES)
+
+
+def unfinished_run(out: Path, inputs: dict[str, Any], replace: bool = False) -> bool:
+    """Whether ``out`` holds an unfinished run (interrupted, failed, or stopped while ``running``) of these very
+    ``inputs``, which a run can go on with (:func:`resumable`). A missing or empty folder, or one holding a run
+    of the same study (the same domain, shard and game files; other options start it over), may be written;
+    a folder holding another study, a manifest that is not a run's or files of its own is :class:`Occupied`,
+    naming what is there, unless ``replace`` (then only the run's own files are replaced: :func:`fresh`;
+    no other file is ever removed)."""
+    try:
+        names = sorted(set(os.listdir(out)) - {LOCK})  # (the lock is this run's: it is taken first)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise cannot_write(out, exc) from None
+    earlier = _manifest(out / MANIFEST) if MANIFEST in names else None
+    if isinstance(earlier, dict):
+        mismatch = difference(earlier.get("inputs"), inputs)
+        if mismatch is None:
+            return earlier.get("status") != "complete"
+        if not replace and _games(earlier.get("inputs")) != _games(inputs):
+            counts = earlier.get("counts") if isinstance(earlier.get("counts"), dict) else {}
+            raise Occupied(str(out), None, f"holds another study (a {earlier.get('status', '?')} run of "
+                           f"{counts.get('files', '?')} files, started {earlier.get('started', '?')}): not the same "
+                           f"{mismatch}; it is left as it is")
+        return False
+    if not names or replace:
+        return False
+    others = [name for name in names if name not in RUN_FILES]
+    listed = others or names
+    shown = ", ".join(listed[:3]) + (f" and {len(listed) - 3} more" if len(listed) > 3 else "")
+    if earlier is not None:
+        what = f"a {MANIFEST} that is not a {FORMAT} manifest"
+    elif others:
+        what = f"files no run wrote ({shown})"
+    else:
+        what = f"a study's files without its {MANIFEST} ({shown})"
+    raise Occupied(str(out), None, f"holds {what}; it is left as it is")
+
+
+def _games(inputs: Any) -> Any:
+    """What makes a study the same study: its domain file, shard and game files by path (other options or
+    a game file edited since make it a run to redo, not another study to keep)."""
+    if not isinstance(inputs, dict) or not all(isinstance(inputs.get(k), t) for k, t in
+                                               (("domain", dict), ("files", list))):
+        return None
+    return (inputs["domain"].get("path"), inputs.get("shard"),
+            [f.get("path") if isinstance(f, dict) else f for f in inputs["files"]])
+
+
+def _manifest(path: Path) -> Any:
+    """The run manifest at ``path`` as parsed JSON, or the text ``unreadable``: one that cannot be read or is
+    not a run's is not a study to resume or replace."""
+    try:
+        found = read_json(path)
+    except StripsIntError:
+        return "unreadable"
+    return found if isinstance(found, dict) and found.get("format") == FORMAT else "unreadable"

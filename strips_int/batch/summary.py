@@ -89,22 +89,85 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str], tabl
                 ([*group, metric, s.n, *(f"{v:.4f}" for v in (s.mean, s.sd, s.ci_low, s.ci_high))]
                  for group, cells in table.items() for metric, s in cells.items()))
 
-    def cell(s: Summary, games: int) -> str:
-        if s.n == 0:
+    def cell(s: Summary, mean: str | None, games: int) -> str:
+        if mean is None:
             return "-"
-        text = f"{s.mean:.2f}" if s.n < 2 else f"{s.mean:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]"
+        text = mean if s.n < 2 else f"{mean} [{s.ci_low:.2f}, {s.ci_high:.2f}]"
         return text if s.n == games else f"{text} (n={s.n})"
 
-    header = [*keys, "games", *(metric_label(m) for m in metrics)]
+    pair = _mirrored(_help_metrics(metrics), _roles(metrics), table)
+    shown = _directed(metrics, pair) if pair else metrics
+    header = [*keys, "games", *(_direction(m, pair) if pair and m in _help_metrics(metrics) else metric_label(m)
+                                for m in shown)]
     body = []
     for group, cells in table.items():
         games = _games(cells)
-        body.append([*group, str(games), *(cell(cells[m], games) for m in metrics)])
-    write_table(out / "summary.md", header, body, NOTE, left=len(keys))
+        means = printed_means(cells, shown, dict.fromkeys(shown, 2))
+        body.append([*group, str(games), *(cell(cells[m], means.get(m), games) for m in shown)])
+    note = NOTE + (f" {SUMS_NOTE}" if set(SUMS["constructive"]) <= set(shown) else "") + (
+        f" Two roles: {pair[0]}→{pair[1]} is what {pair[0]} gave and {pair[1]} received." if pair else "")
+    write_table(out / "summary.md", header, body, note, left=len(keys))
     write_paper_tex(out / "summary.tex", paper_tables(keys, metrics, table),
                     "strips_int summary tables: mean and, below it, 95 % bootstrap CI per group of games.\n"
                     "Needs \\usepackage{booktabs}; sized for a 10 pt two-column article (table: one column, "
                     "table*: the page).")
+
+
+#: Each total of the summaries with the parts that add up to it (docs/definitions.md section 10): the parts are
+#: printed so that they add up to the total as printed (:func:`adding_up`).
+SUMS = {"constructive": ("constructive_required", "constructive_optional")}
+SUMS_NOTE = "Int_cons,req and Int_cons,opt are rounded so that they add up to Int_cons as printed."
+
+
+def adding_up(total: float, parts: Sequence[float], digits: int) -> list[str]:
+    """``parts`` (which add up to ``total``) rounded to ``digits`` decimals so that they add up to ``total``
+    rounded: each rounded down, then those with the largest remainders up (the largest-remainder method), so
+    each is within one unit of its last digit. Parts that do not add up to the total are rounded each alone."""
+    unit = 10**digits
+    target = round(float(f"{total:.{digits}f}") * unit)
+    scaled = [part * unit for part in parts]
+    down = [math.floor(x + 1e-9) for x in scaled]  # (1e-9: 8.1 * 10 is 80.99999999999999)
+    short = target - sum(down)
+    if not 0 <= short <= len(parts) or abs(sum(parts) - total) > 1e-9 * max(1.0, abs(total)):
+        return [f"{part:.{digits}f}" for part in parts]
+    for i in sorted(range(len(parts)), key=lambda i: scaled[i] - down[i], reverse=True)[:short]:
+        down[i] += 1
+    return [f"{value / unit:.{digits}f}" for value in down]
+
+
+def printed_means(cells: Mapping[str, Summary], metrics: Sequence[str], digits: Mapping[str, int]) -> dict[str, str]:
+    """Each metric's mean as a table prints it (none for a metric no game has), the parts of each of
+    :data:`SUMS` rounded so that they add up to its total as printed (when all rest on the same games)."""
+    shown = {m: f"{cells[m].mean:.{digits[m]}f}" for m in metrics if cells[m].n}
+    for total, parts in SUMS.items():
+        together = (total, *parts)
+        if (all(m in shown for m in together) and len({cells[m].n for m in together}) == 1
+                and len({digits[m] for m in together}) == 1):
+            shown.update(zip(parts, adding_up(cells[total].mean, [cells[m].mean for m in parts], digits[total])))
+    return shown
+
+
+def _roles(metrics: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each role metric of ``metrics`` with its role and what it counts (:func:`role_metric`)."""
+    return {m: found for m in metrics if (found := role_metric(m))}
+
+
+def _help_metrics(metrics: Sequence[str]) -> list[str]:
+    """The metrics of each role's help given and received (:data:`HELP_METRICS`)."""
+    return [m for m, (_, what) in _roles(metrics).items() if what in HELP_METRICS]
+
+
+def _directed(metrics: Sequence[str], pair: tuple[str, str]) -> list[str]:
+    """``metrics`` without the help the two mirrored roles received (the other's given, cell for cell)."""
+    roles = _roles(metrics)
+    return [m for m in metrics if not (m in roles and roles[m][0] in pair and roles[m][1].startswith("received_"))]
+
+
+def _direction(metric: str, pair: tuple[str, str]) -> str:
+    """``human→ai Int_cons`` for ``human_given_constructive`` of the mirrored roles ``pair``."""
+    role, what = _roles([metric])[metric]
+    other = pair[1] if role == pair[0] else pair[0]
+    return f"{role}→{other} Int_cons{',req' if what.endswith('_required') else ''}"
 
 
 def _games(cells: Mapping[str, Summary]) -> int:
@@ -116,7 +179,7 @@ Column = tuple[Any, str, Any]
 
 
 def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> list[PaperTable]:
-    """The tables of ``summary.tex``: the interdependences (with reward), who helped whom, and triggers,
+    """The tables of ``summary.tex``: the interdependencies (with reward), who helped whom, and triggers,
     each split into parts where it would not fit a page (:data:`~.tables.TEXT_WIDTH`), a role's columns
     kept together where they fit. Who helped whom is by direction (``human -> ai``: Int_cons and its
     required part) where two roles mirror each other (one's received is the other's given in every
@@ -125,23 +188,24 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
     two; reward on its own)."""
     named = [tex(k) for k in keys]
     by = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named) or "group"
-    roles = {m: found for m in metrics if (found := role_metric(m))}
-    help_metrics = [m for m in metrics if m in roles and roles[m][1] in HELP_METRICS]
+    roles = _roles(metrics)
+    help_metrics = _help_metrics(metrics)
     pair = _mirrored(help_metrics, roles, table)
     if pair:
         help_columns = [(Tex(rf"{tex(a)}$\to${tex(b)}"), f"{a}_{m}", name) for a, b in (pair, pair[::-1])
                         for m, name in (("given_constructive", TEX_NAMES["constructive"]),
                                         ("given_constructive_required", "req."))]
-        help_caption = (rf"Who helped whom, by {by}: the constructive interdependences per game that one role gave "
+        help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies per game that one role gave "
                         r"the other (A$\to$B: A gave, B received), and the required part of them (req.).")
     else:
         help_columns = [(roles[m][0], m, HELP_METRICS[roles[m][1]]) for m in help_metrics]
-        help_caption = (rf"Who helped whom, by {by}: the constructive interdependences each role gave and received "
+        help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies each role gave and received "
                         r"per game, and the required part of each (req.).")
     subjects = (
-        ([("", m, TEX_NAMES[m]) for m in metrics if m in METRIC_NAMES], "summary-interdependences",
-         rf"Task reward and interdependences per game, by {by}. Int\textsubscript{{cons}} = "
-         r"Int\textsubscript{cons,req} + Int\textsubscript{cons,opt} (required and optional help)."),
+        ([("", m, TEX_NAMES[m]) for m in metrics if m in METRIC_NAMES], "summary-interdependencies",
+         rf"Task reward and interdependencies per game, by {by}. Int\textsubscript{{cons}} = "
+         r"Int\textsubscript{cons,req} + Int\textsubscript{cons,opt} (required and optional help; the parts' "
+         r"means rounded so that they add up to the total as printed)."),
         (help_columns, "summary-help", help_caption),
         ([(roles[m][0], m, TRIGGER_METRICS[roles[m][1]]) for m in metrics
           if m in roles and roles[m][1] in TRIGGER_METRICS], "summary-triggers",
@@ -209,6 +273,7 @@ def _paper_table(keys: Sequence[str], columns: Sequence[Column], table: Groups, 
     for group, cells in table.items():
         games = _games(cells)
         row: list[Any] = [*group, str(games)]
+        means = printed_means(cells, [m for _, m, _ in columns], digits)
         for _, m, _ in columns:
             s, d = cells[m], digits[m]
             if s.n == 0:
@@ -217,7 +282,7 @@ def _paper_table(keys: Sequence[str], columns: Sequence[Column], table: Groups, 
             below = f"[{s.ci_low:.{d}f}, {s.ci_high:.{d}f}]" if s.n >= 2 else ""
             if s.n != games:
                 below, fewer = f"{below} n={s.n}".strip(), True
-            row.append((f"{s.mean:.{d}f}", below))
+            row.append((means[m], below))
         rows.append(row)
     groups: list[tuple[Any, int]] = [("", len(keys) + 1)]
     for upper, _, _ in columns:

@@ -18,7 +18,6 @@ import atexit
 import gc
 import os
 import signal
-import sys
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,27 +59,14 @@ def quiet_gc() -> None:
     atexit.register(gc.freeze)
 
 
-#: Linux's ``prctl`` option for the signal a process gets when its parent dies (<linux/prctl.h>).
-PR_SET_PDEATHSIG = 1
-
-
-def end_with_parent(parent: int) -> None:
-    """Have this process end when process ``parent`` (which started it) dies: on Linux by a death signal,
-    SIGKILL (a worker holds nothing to save); a parent already gone (before the signal was asked for)
-    ends it now. Elsewhere :func:`serve` ends when the pipe closes."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(0)
-
-
 def serve(work: Callable[[Path], Rows], conn: Connection, parent: int, inherited: Sequence[Connection] = ()) -> None:
     """A worker's loop: a file's index and path in, its index and rows out, until None.
     Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers;
     a parent killed outright ends the worker (:func:`end_with_parent`, and the pipe it closes:
     ``inherited`` are the parent's ends of the pipes a forked worker holds copies of, closed here)."""
+    from strips_int.planners.lifetime import end_with_parent  # (not at the top: the planners' package loads
+    # multiprocessing, which a run in one process needs none of)
+
     end_with_parent(parent)
     for end in inherited:
         end.close()

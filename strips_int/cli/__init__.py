@@ -43,7 +43,7 @@ def all_commands(chosen: str | None = None) -> dict[str, tuple[str, str]]:
 @command
 def main(argv: Sequence[str] | None = None) -> int:
     """``strips-int COMMAND ...``: the chosen command's ``main`` with the rest of the arguments."""
-    parser = Parser(prog="strips-int", description="Who is helping whom: interdependences "
+    parser = Parser(prog="strips-int", description="Who is helping whom: interdependencies "
                     "between agents in recorded games, via STRIPS/PDDL.")
     parser.add_argument("--version", action="version", version=f"strips-int {version()}")
     argv = list(sys.argv[1:] if argv is None else argv)

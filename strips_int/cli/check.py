@@ -25,7 +25,7 @@ from .contract import (Parser, add_domain_argument, add_grounder_options, add_pr
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
-        description="Find who helped whom in recorded multi-agent traces (interdependences, "
+        description="Find who helped whom in recorded multi-agent traces (interdependencies, "
         "their categories, triggers).",
     )
     add_domain_argument(parser)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Literal, NoReturn, Sequence
@@ -28,7 +29,27 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         text = " ".join(message.split())
-        self.exit(2, f"{self.prog}: error: {text[:300]} (usage: {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {text[:300]}{self.did_you_mean(text)} (usage: {self.prog} --help)\n")
+
+    def did_you_mean(self, message: str) -> str:
+        """``; did you mean check?`` for an argparse error about a mistyped choice (a subcommand, ``--rules``)
+        or option (``--jsn``), from the choices or options there are (:func:`~strips_int.errors.closest`);
+        empty when nothing is close. (Python 3.14's ``suggest_on_error`` does the same; 3.10 must be served.)"""
+        from strips_int.errors import closest
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            meant = closest(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)) or choice.group(2).split(", "))
+            return f"; did you mean {meant}?" if meant else ""
+        unknown = re.search(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            words = unknown.group(1).split()
+            meant = [(word, close) for word in words if word.startswith("-")
+                     and (close := closest(word.split("=")[0], self._option_string_actions))]
+            if len(words) == 1:
+                return "".join(f"; did you mean {close}?" for _, close in meant)
+            return "".join(f"; {word}: did you mean {close}?" for word, close in meant)
+        return ""
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:

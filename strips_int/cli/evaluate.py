@@ -49,8 +49,15 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--resamples", type=whole(1, 100_000), default=2000,
                         help="bootstrap resamples, 1 to 100,000 (default 2000)")
     parser.add_argument("--seed", type=whole(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)")
-    parser.add_argument("--resume", action="store_true", help="go on with the interrupted run in --out "
-                        "(the same inputs and options): its finished files are not done again")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true", default=None,
+                       help="go on with the interrupted run in --out (the same inputs and options), an error if "
+                       "there is none (without --resume or --restart, the same command goes on by itself)")
+    again.add_argument("--restart", dest="resume", action="store_false", default=None,
+                       help="start the run in --out over, even where an interrupted run of the same inputs could go on")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="write into --out even when it holds another study (replaced) or files no run "
+                        "wrote (left beside the tables); by default such a folder is refused")
     add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
@@ -63,7 +70,8 @@ REPEATS = 3
 class Printed:
     """A run's events on standard error: each error row, and a progress bar on a terminal."""
 
-    def __init__(self, scenarios: int = 0) -> None:
+    def __init__(self, out: Path, scenarios: int = 0) -> None:
+        self.out = out
         self.tty = sys.stderr.isatty()
         self.scenarios = scenarios
         self.tally: Any = None
@@ -77,7 +85,8 @@ class Printed:
             print(f"note: passed over {self.scenarios} SAR scenario file(s) (simulator inputs, not games)",
                   file=sys.stderr)
         if resumed:
-            print(f"resuming: {tally.done} of {tally.files} files were done", file=sys.stderr)
+            print(f"resuming: {tally.done} of {tally.files} files were done by the interrupted run in {self.out} "
+                  "(--restart starts over)", file=sys.stderr)
 
     def file_done(self, rows: list[dict[str, Any]], tally: Any) -> None:
         self.tally = tally
@@ -129,7 +138,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
     from strips_int.batch.engines import engine
     from strips_int.batch.evaluate import Study, run_study
     from strips_int.batch.games import GAME_SUFFIXES, game_files
-    from strips_int.batch.outputs import locked
+    from strips_int.batch.outputs import Occupied, locked
     from strips_int.batch.shards import parse_shard, read_file_list
     from strips_int.errors import StripsIntError, guarded
     from strips_int.grounders import check_options
@@ -137,7 +146,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     start = time.perf_counter()
-    printed = Printed()
+    printed = Printed(args.out)
     try:
         domain = domain_of(args)
         options = grounder_options(parser, args, domain)
@@ -156,14 +165,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         with locked(args.out):
             try:
                 tally, columns = run_study(study, args.out, [*prog.split(), *argv], engine(args.jobs, args.scheduler),
-                                           args.resume, printed)
+                                           args.resume, printed, args.overwrite)
             except KeyboardInterrupt as stop:
                 if printed.tally is None:  # stopped before the run began
                     raise
                 print(f"\ninterrupted: {printed.tally.done} of {printed.tally.files} files done; the same command "
-                      f"with --resume goes on -> {args.out}", file=sys.stderr)
+                      f"goes on from there -> {args.out}", file=sys.stderr)
                 return interrupted_status(stop)
             printed.finished()
+    except Occupied as exc:
+        return fail(f"{exc} (--overwrite writes there anyway, or choose another --out)")
     except (StripsIntError, OSError) as exc:
         return fail(exc)
     except KeyboardInterrupt as stop:

@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.me
     from strips_int.errors import StripsIntError
 
     try:
-        games, errors = merge(args.folders, args.out)
+        games, errors = merge(args.folders, args.out, [*prog.split(), *(sys.argv[1:] if argv is None else argv)])
     except (StripsIntError, OSError) as exc:
         return fail(exc)
     print(f"{games} games, {errors} errors from {len(args.folders)} shard(s) -> {args.out}", file=sys.stderr)

@@ -30,7 +30,7 @@ from .contract import (Parser, add_domain_argument, add_grounder_options, add_pr
 def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description="Figures for papers.")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("timeline", "lanes per agent, interdependences as arrows"),
+    for name, text in (("timeline", "lanes per agent, interdependencies as arrows"),
                        ("influence", "the object-influence graph (definitions section 7)")):
         command = commands.add_parser(name, help=text)
         add_domain_argument(command)
@@ -40,7 +40,7 @@ def build_parser(prog: str = "python -m strips_int.plot") -> argparse.ArgumentPa
     commands.choices["timeline"].add_argument("--window", metavar="T0:T1",
                                               help="only time steps T0..T1 (either may be left out)")
     influence = commands.choices["influence"]
-    influence.add_argument("--object", help="the object to follow (default: the one most interdependences name)")
+    influence.add_argument("--object", help="the object to follow (default: the one most interdependencies name)")
     influence.add_argument("--all", action="store_true", help="every step of the game, in agent lanes")
     influence.add_argument("--since", type=int, default=0, help="from this time step (default 0)")
     agents = commands.add_parser("agents", help="who helped whom: giver -> receiver counts by category")

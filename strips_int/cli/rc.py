@@ -13,6 +13,7 @@ tables from :mod:`strips_int.batch.layouts`. This module reads arguments and pri
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -30,15 +31,16 @@ from .contract import (DOMAIN_HELP, Parser, add_grounder_options, add_pragma_opt
 #: (docs/required-cooperation.md, ``benchmarks/rc_layouts.py --scaling``), so more could only end
 #: "unknown", ever more slowly built.
 MAX_SOUPS = 100
-#: Limits of the other numeric options: a week of planning, a thousand joint plans, jobs.
-MAX_TIMEOUT, MAX_PLANS, MAX_JOBS = 7 * 24 * 3600.0, 1000, 1024
+#: Limits of the other numeric options: a thousand joint plans, jobs (the time limit's is the library's,
+#: :data:`strips_int.analysis.rc.MAX_TIMEOUT`: a week).
+MAX_PLANS, MAX_JOBS = 1000, 1024
 
 
 def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
         description="Does a problem require cooperation? Decides each agent's projection and the joint "
-        "problem (definitions section 8) and analyses a joint plan's interdependences.",
+        "problem (definitions section 8) and analyses a joint plan's interdependencies.",
     )
     parser.add_argument("domain", nargs="?", help=f"{DOMAIN_HELP} (default: the domain of the grounder whose "
                         "start problem is asked for)")
@@ -71,6 +73,8 @@ def build_parser(prog: str = "python -m strips_int.rc") -> argparse.ArgumentPars
 
 def check_numbers(args: argparse.Namespace) -> str | None:
     """The first numeric option outside its limits, as a usage error; checked before anything is read or planned."""
+    from strips_int.analysis.rc import MAX_TIMEOUT
+
     needs = {
         "timeout": (0 < args.timeout <= MAX_TIMEOUT, f"seconds above 0 and at most {MAX_TIMEOUT:g}"),
         "plans": (args.plans is None or 1 <= args.plans <= MAX_PLANS, f"from 1 to {MAX_PLANS} plans"),
@@ -160,8 +164,12 @@ def _values(values: Sequence[str], suffixes: Sequence[str]) -> list[str]:
     for value in values:
         folder = Path(value)
         if suffixes and folder.is_dir():
-            found += sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
+            inside = sorted((str(p) for p in folder.rglob("*") if p.suffix in suffixes and p.is_file()),
                             key=lambda p: Path(p).parts)
+            if not inside:
+                raise StripsIntError(value, None, f"a folder with no start problem in it (no {' or '.join(suffixes)} "
+                                     "file)")
+            found += inside
         else:
             found.append(value)
     return found
@@ -186,6 +194,7 @@ def run_table(args: argparse.Namespace, domains: dict[str, Any], found: list[Any
 
 @command
 def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc") -> int:
+    began = time.monotonic()  # one problem's --timeout counts from here: reading and lifting are within it
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     wrong = check_numbers(args)
@@ -195,7 +204,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
     if (unwritable := check_out(args.out)) is not None:
         parser.error(unwritable)
     from strips_int.analysis.rc import format_text, resolve_planner
-    from strips_int.batch.layouts import Settings, alternatives, classify_alternatives
+    from strips_int.batch.layouts import Settings, alternatives, classify_alternatives, problem_file
     from strips_int.files import output_file
 
     try:
@@ -212,12 +221,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
                 parser.error("no start problems: give --all-layouts, or names or folders of start problems")
             return run_table(args, domains, found)
         settings = Settings(args.planner, args.timeout, args.others, args.plans, args.jobs, args.search)
-        deadline = time.monotonic() + args.timeout
         if found:
-            domain, known = alternatives(domains, found[0])
+            read, name = functools.partial(alternatives, domains, found[0]), found[0].name
         else:
-            domain, known = _pddl(args, parser, domains)
-        alternative, result = classify_alternatives(domain, known, settings, deadline)
+            if not (args.domain and args.problem):
+                parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, "
+                             "--scenario FILE) or --all-layouts")
+            read, name = functools.partial(problem_file, next(iter(domains.values())), args.problem), str(args.problem)
+        alternative, result = classify_alternatives(read, name, settings, began + args.timeout)
     except StripsIntError as exc:
         return fail(exc)
     labels = {"rules": alternative.rules, "recipe": alternative.recipe} if alternative.rules else {}
@@ -233,17 +244,3 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.rc
 def _named_values(args: argparse.Namespace) -> list[str]:
     """The values of the grounder flags given several values (those that name start problems)."""
     return [v for value in given_flags(args).values() if isinstance(value, list) for v in value]
-
-
-def _pddl(args: argparse.Namespace, parser: argparse.ArgumentParser, domains: dict[str, Any]
-          ) -> tuple[Any, tuple[Any, ...]]:
-    """The domain of a DOMAIN PROBLEM pair (read once, by :func:`starts`) and its problem as the only
-    alternative."""
-    from strips_int.grounders import Alternative
-    from strips_int.model.problem import load_problem
-
-    if not (args.domain and args.problem):
-        parser.error("give DOMAIN PROBLEM, a grounder's start problem (--layout NAME, --grid FILE, --scenario FILE) "
-                     "or --all-layouts")
-    domain = next(iter(domains.values()))
-    return domain, (Alternative(load_problem(domain, args.problem)),)

@@ -9,7 +9,9 @@ its values in a table of its own name. A ground action's memo (what each
 analysis context reads of it) is part of its domain's cache: :meth:`clear`
 empties the memos of the actions the domain made. Written by hand (a dict
 with a bound): ``functools``' caches belong to module-level functions, these
-tables to one domain.
+tables to one domain. Every table has a bound (least recently used entries go first), so that a process
+analysing many games, each on a problem of its own (Hanabi: a deck each), keeps a bounded memory; the
+bounds are on the Speed page (docs/speed.md).
 """
 
 from __future__ import annotations
@@ -20,18 +22,35 @@ T = TypeVar("T")
 
 
 class Table(dict):
-    """A dict that keeps at most ``limit`` entries (None: no bound), dropping the oldest first."""
+    """A dict that keeps at most ``limit`` entries (None: no bound), dropping the least recently used first:
+    :meth:`get` and :meth:`keep` make an entry the most recent."""
 
     def __init__(self, limit: int | None = None) -> None:
         super().__init__()
         self.limit = limit
 
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        """The value under ``key`` (now the most recently used), or ``default``."""
+        if self.limit is None:
+            return super().get(key, default)
+        value = self.pop(key, _ABSENT)
+        if value is _ABSENT:
+            return default
+        self[key] = value  # to the end: the most recent
+        return value
+
     def keep(self, key: Hashable, value: T) -> T:
-        """Store ``value`` under ``key`` (dropping the oldest entry when full) and return it."""
-        if self.limit is not None and len(self) >= self.limit and key not in self:
-            del self[next(iter(self))]
+        """Store ``value`` under ``key`` (dropping the least recently used entry when full) and return it."""
+        if self.limit is not None:
+            self.pop(key, None)
+            if len(self) >= self.limit:
+                del self[next(iter(self))]
         self[key] = value
         return value
+
+
+#: What :meth:`Table.get` tells a missing key by (a stored value may be None).
+_ABSENT = object()
 
 
 class Cache:
@@ -41,7 +60,7 @@ class Cache:
         self._tables: dict[str, Table] = {}
         self._values: dict[str, Any] = {}
 
-    def table(self, name: str, limit: int | None = None) -> Table:
+    def table(self, name: str, limit: int) -> Table:
         """The table ``name`` (made on first use, bounded to ``limit`` entries)."""
         found = self._tables.get(name)
         if found is None:

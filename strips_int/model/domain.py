@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, argument, brief, closest, cut, of_type, path_argument
 from strips_int.files import decode, read_bytes
 
 from . import domain_cache
@@ -34,11 +34,12 @@ PRAGMA_KEYS = ("agent-types", "navigation-actions", "position-predicates", "igno
 AGENT_TYPE = "agent"
 #: The function of PDDL's action costs (``:action-costs``).
 TOTAL_COST = "total-cost"
-_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$")
+_PRAGMA = re.compile(r";\s*@strips-int\s+([\w-]+)\s*:(.*)$", re.IGNORECASE)
 #: The field of :class:`Domain` that holds each pragma's names.
 _FIELD = {key: key.replace("-", "_") for key in PRAGMA_KEYS}
-#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`.
-_GROUNDED = "ground"
+#: The name of :meth:`Domain.ground`'s table in :attr:`Domain.cache`, and how many ground actions it keeps
+#: (the most recently used: a layout's, or some dozens of Hanabi games' own).
+_GROUNDED = ("ground", 20_000)
 
 @dataclass(frozen=True)
 class Schema:
@@ -108,12 +109,10 @@ class Domain:
     def ground(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
         """``schema.ground(args)`` made once per domain: lifting, reachability and the reasons of
         required help then share ground actions, and what is kept in their memos."""
-        grounded = self.cache.table(_GROUNDED)
+        grounded = self.cache.table(*_GROUNDED)
         key = (schema.name, args)
         action = grounded.get(key)
-        if action is None:
-            action = grounded[key] = schema.ground(args)
-        return action
+        return action if action is not None else grounded.keep(key, schema.ground(args))
 
     def ancestors(self, obj_type: str) -> frozenset[str]:
         """``obj_type`` and every type above it, ``object`` included."""
@@ -212,7 +211,7 @@ class Domain:
             return None
         return (f"{self.source}: no interdependence can be found here: one agent's action affects another's only "
                 f"through negative preconditions ({', '.join(f'(not ({p} ...))' for p in sorted(negative))}), and "
-                "interdependences are causal links on positive preconditions (definitions section 3)")
+                "interdependencies are causal links on positive preconditions (definitions section 3)")
 
     def declared_types(self) -> frozenset[str]:
         """Every type name the domain declares, ``object`` included."""
@@ -317,7 +316,9 @@ def packaged_domain(name: str) -> Path:
     path = Path(str(folder / f"{name}.pddl"))
     if not path.is_file():
         known = sorted(p.name.removesuffix(".pddl") for p in folder.iterdir() if p.name.endswith(".pddl"))
-        raise StripsIntError(name, None, f"no such file, nor a packaged domain (packaged: {', '.join(known)})")
+        meant = closest(name, known)
+        raise StripsIntError(name, None, "no such file, nor a packaged domain ("
+                             + (f"did you mean {meant}? " if meant else "") + f"packaged: {', '.join(known)})")
     return path
 
 
@@ -329,9 +330,18 @@ def domain_file(path: str | Path) -> Path:
     return path
 
 
-def as_domain(domain: Domain | str | Path) -> Domain:
-    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded."""
-    return domain if isinstance(domain, Domain) else load_domain(domain)
+def as_domain(domain: Domain | str | Path, function: str = "as_domain") -> Domain:
+    """A loaded domain as it is; a path or a packaged name (``"overcooked"``, ``"sar"``) loaded; anything
+    else an :class:`~strips_int.errors.ArgumentError` of ``function``'s argument ``domain``."""
+    if isinstance(domain, Domain):
+        return domain
+    return load_domain(path_argument(function, "domain", domain, "a Domain, or a packaged domain's name or a path"))
+
+
+def domain_argument(function: str, domain: object) -> Domain:
+    """``domain`` when it is a loaded :class:`Domain` (``function``'s argument ``domain``), else an
+    :class:`~strips_int.errors.ArgumentError`."""
+    return of_type(function, "domain", domain, Domain, "a Domain (strips_int.load_domain)")
 
 
 def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = None) -> Domain:
@@ -342,10 +352,19 @@ def load_domain(path: str | Path, pragmas: Mapping[str, Iterable[str]] | None = 
     A domain with no agent type is refused, with how to name them (definitions section 1). Compiled once: the
     result is kept in the on-disk cache (:mod:`strips_int.model.domain_cache`), keyed by the file's bytes,
     so later processes skip the parser (0.1-0.2 s).
+
+    Parameters:
+        path: a PDDL domain file, or a packaged domain's name (``"overcooked"``, ``"sar"``, ``"hanabi"``).
+        pragmas: pragma names to add, by pragma (``agent-types``, ``navigation-actions``, ...).
+
+    Returns:
+        The checked domain.
     """
-    path = domain_file(path)
+    path = domain_file(path_argument("load_domain", "path", path))
+    pragmas = _pragmas_argument(pragmas)
     domain = factored_domain(path) if path.is_dir() else compiled_domain(path)
-    return domain.with_pragmas(pragmas or {}).check_agents()
+    return domain.with_pragmas(pragmas).check_agents()
+
 
 
 def factored_domain(folder: Path) -> Domain:
@@ -391,6 +410,19 @@ def compiled_domain(path: Path) -> Domain:
         domain = parse_domain(decode(data, source), source)
         domain_cache.store("domain", data, domain_to_json(domain))
     return domain
+
+
+def _pragmas_argument(pragmas: object) -> dict[str, tuple[str, ...]]:
+    """:func:`load_domain`'s ``pragmas``: None, or pragma keys mapped to names (each a list of strings)."""
+    fits = pragmas is None or (isinstance(pragmas, Mapping) and all(
+        key in PRAGMA_KEYS and isinstance(names, Iterable) and not isinstance(names, (str, bytes, Mapping))
+        for key, names in pragmas.items()))
+    argument("load_domain", "pragmas", pragmas, fits, f"None or a dict of pragma keys ({', '.join(PRAGMA_KEYS)}) "
+             "to lists of names")
+    found = {key: tuple(names) for key, names in (pragmas or {}).items()}  # type: ignore[union-attr]
+    argument("load_domain", "pragmas", pragmas, all(isinstance(n, str) for names in found.values() for n in names),
+             "names as strings")
+    return found
 
 
 def read_pragmas(text: str, source: str) -> list[tuple[int, str, frozenset[str]]]:

@@ -12,10 +12,10 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from strips_int.errors import StripsIntError
+from strips_int.errors import StripsIntError, of_type
 
 from .cache import Cache
-from .task import Fact, GroundAction, State
+from .task import Fact, GroundAction, Problem, State
 from .trace import Trace
 
 #: The achiever of a fact that held from the initial state on (definitions section 3).
@@ -100,7 +100,7 @@ class _FactIds:
 #: A compiled action: achievers getter, then the ids of its pre, neg_pre, add and delete.
 _Compiled = tuple[Callable[[Mapping[int, Achiever]], tuple], frozenset[int], frozenset[int], frozenset[int],
                   frozenset[int]]
-_MAX_FACT_IDS = 1 << 20
+_MAX_FACT_IDS = 1 << 18
 #: The name of the fact ids in a domain's cache.
 _FACT_IDS = "execution: fact ids"
 
@@ -111,6 +111,8 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
     The state is kept as fact ids, and the causal links are found on the way: each fact's last
     adder, by the fact's id. ``cache`` (the trace's domain's) keeps the ids and each action compiled
     for later traces; without it, they are this call's alone."""
+    of_type("execute", "trace", trace, Trace, "a Trace (strips_int.load_trace, or a grounder's)")
+    of_type("execute", "cache", cache, (Cache, type(None)), "None or a domain's cache (Domain.cache)")
     if cache is None:
         ids = _FactIds()
         try:
@@ -118,33 +120,71 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
         finally:  # compiled actions are kept in their memos under ``ids``: drop them with it
             for step in trace.steps:
                 step.action.memo.pop(ids, None)
+    return _execute(trace, fact_ids(cache))
+
+
+def fact_ids(cache: Cache) -> _FactIds:
+    """The fact ids kept in a domain's cache (new ones past ``_MAX_FACT_IDS``)."""
     ids = cache.value(_FACT_IDS, _FactIds)
     if len(ids.table) > _MAX_FACT_IDS:
         cache.forget(_FACT_IDS)
         ids = cache.value(_FACT_IDS, _FactIds)
-    return _execute(trace, ids)
+    return ids
 
 
 def _execute(trace: Trace, ids: _FactIds) -> Run:
-    state = set(ids.ids(trace.problem.init))
-    last: dict[int, Achiever] = dict.fromkeys(state, INIT)
-    new_facts, achievers = [], []
-    memo_key = ids
-    for index, step in enumerate(trace.steps):
-        action = step.action
-        compiled = action.memo.get(memo_key) or ids.compiled(action)
-        getter, pre, neg_pre, add, delete = compiled
+    execution = Execution(trace.problem, ids)
+    apply_next = execution.apply
+    for step in trace.steps:
+        failed = apply_next(step.action)
+        if failed is not None:
+            raise StripsIntError(trace.source, trace.place(step), failed)
+    return execution.run(trace)
+
+
+class Execution:
+    """Steps applied one at a time from a problem's initial state (definitions section 2), each fact's last adder
+    kept by its id (section 3): the one pass of :func:`execute`, and of an analysis fed one step at a time
+    (:mod:`strips_int.online`). ``achievers`` and ``new_facts`` grow by one entry per step applied."""
+
+    def __init__(self, problem: Problem, ids: _FactIds) -> None:
+        self.problem = problem
+        self.ids = ids
+        self.state = set(ids.ids(problem.init))
+        self.last: dict[int, Achiever] = dict.fromkeys(self.state, INIT)
+        self.achievers: list[tuple[Achiever, ...]] = []
+        self.new_facts: list[frozenset[Fact]] = []
+
+    def apply(self, action: GroundAction) -> str | None:
+        """Apply the next step's ``action``, appending its achievers and what it newly made true; or say why
+        it is not applicable (then nothing changes). Work per step independent of how many came before."""
+        ids, state = self.ids, self.state
+        getter, pre, neg_pre, add, delete = action.memo.get(ids) or ids.compiled(action)
         if not (pre <= state and state.isdisjoint(neg_pre)):  # apply, inlined: the hot loop
             facts = ids.facts
-            raise StripsIntError(trace.source, trace.place(step), action.not_applicable({facts[i] for i in state}))
+            return action.not_applicable({facts[i] for i in state})
+        last, index = self.last, len(self.achievers)
         # pre <= state: every pre id is in ``last`` (initial, or added by an earlier step)
-        achievers.append(getter(last))
-        new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))
+        self.achievers.append(getter(last))
+        self.new_facts.append(action.add if state.isdisjoint(add) else frozenset(map(ids.facts.__getitem__, add - state)))
         for fact_id in add:
             last[fact_id] = index
         state -= delete
         state |= add
-    final = frozenset(map(ids.facts.__getitem__, state))
-    table = ids.table
-    goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
-    return Run(trace=trace, final=final, new_facts=tuple(new_facts), links=CausalLinks(tuple(achievers), goal))
+        return None
+
+    def introduce(self, facts: Iterable[Fact]) -> None:
+        """Facts of objects that enter the game now, true as if from the initial state (achiever ``INIT``)."""
+        for fact_id in self.ids.ids(facts):
+            if fact_id not in self.state:
+                self.state.add(fact_id)
+                self.last[fact_id] = INIT
+
+    def run(self, trace: Trace) -> Run:
+        """The outcome of the steps applied so far, which are ``trace``'s steps."""
+        ids = self.ids
+        final = frozenset(map(ids.facts.__getitem__, self.state))
+        table, last = ids.table, self.last
+        goal = {fact: last.get(table.get(fact), INIT) for fact in sorted(trace.problem.goal & final)}
+        return Run(trace=trace, final=final, new_facts=tuple(self.new_facts),
+                   links=CausalLinks(tuple(self.achievers), goal))

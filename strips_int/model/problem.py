@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from strips_int.errors import StripsIntError, brief, cut
+from strips_int.errors import StripsIntError, brief, cut, path_argument
 from strips_int.files import read_text
 
-from .domain import TOTAL_COST, Domain, compiled_domain
+from .domain import TOTAL_COST, Domain, compiled_domain, domain_argument
 from .factored import AgentFiles, agent_files, one_name, union
 from .pddl import MAX_PDDL_BYTES, PDDL_NAME, ROOT_TYPE, conjuncts, parse, problem_parser, single_type, unique
 from .published import readable
@@ -105,18 +105,35 @@ def _agents_by_predicate(domain: Domain, objects: Mapping[str, str], init: froze
     return typed
 
 
+def problem_argument(function: str, problem: object) -> Problem | Path | None:
+    """``function``'s argument ``problem``: None, a :class:`Problem`, or the path of a problem file (as a
+    :class:`~pathlib.Path`); anything else an :class:`~strips_int.errors.ArgumentError`."""
+    if problem is None or isinstance(problem, Problem):
+        return problem
+    return path_argument(function, "problem", problem, "None, a Problem or a problem file's path")
+
+
 def load_problem(domain: Domain, path: str | Path) -> Problem:
     """Parse a PDDL problem file with `pddl` (as published: :mod:`.published`) and check it against ``domain``;
     a folder of CoDMAP's factored files is read as the union of its agents' problems (:mod:`.factored`).
 
     The initial values of the domain's action costs (``(= (total-cost) 0)``, ``(= (travel-slow n0 n1) 6)``)
     and the ``:metric`` are dropped, as the costs are (definitions section 1); a negative goal literal is refused.
+
+    Parameters:
+        domain: the domain the problem is of.
+        path: a PDDL problem file.
+
+    Returns:
+        The problem: its objects (domain constants included), initial state and goal.
     """
     from pddl.logic.base import Not
     from pddl.logic.predicates import Predicate
 
-    if Path(path).is_dir():
-        return factored_problem(domain, Path(path))
+    domain_argument("load_problem", domain)
+    path = path_argument("load_problem", "path", path)
+    if path.is_dir():
+        return factored_problem(domain, path)
     source = str(path)
     parsed = parse(problem_parser(), readable(read_text(path, MAX_PDDL_BYTES)).text, source)
     name = str(parsed.name).lower()

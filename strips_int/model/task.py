@@ -7,8 +7,8 @@ Tuples rather than objects keep hashing and set algebra cheap on long traces.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
 
 Fact = tuple[str, ...]
 State = frozenset[Fact]
@@ -47,10 +47,16 @@ class GroundAction:
     neg_pre: frozenset[Fact]
     add: frozenset[Fact]
     delete: frozenset[Fact]
-    #: What each analysis context reads of this action (:func:`strips_int.analysis.views.view`) and how
-    #: execution compiles it, kept on the action (grounders share ground actions between games) as part of
-    #: its domain's cache (:meth:`strips_int.model.cache.Cache.clear` empties it).
-    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    if TYPE_CHECKING:  # set by __post_init__, for type checkers only (a field would be part of asdict)
+        memo: dict
+
+    def __post_init__(self) -> None:
+        """Give the action its ``memo``: what each analysis context reads of it
+        (:func:`strips_int.analysis.views.view`) and how execution compiles it, kept on the action (grounders
+        share ground actions between games) as part of its domain's cache
+        (:meth:`strips_int.model.cache.Cache.clear` empties it). An attribute, not a field, so that
+        ``dataclasses.asdict`` and pandas see only the action's PDDL (the memo's keys are not data)."""
+        object.__setattr__(self, "memo", {})
 
     def __str__(self) -> str:
         return format_fact((self.name, *self.args))
