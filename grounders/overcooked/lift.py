@@ -194,6 +194,12 @@ class _Tracker:
         self.created.append(name)
         return name
 
+    def copy(self) -> _Tracker:
+        """An independent copy (the lift's end adds the spares to one, so that an online analysis may go on)."""
+        return _Tracker(dict(self.holding), dict(self.counters), dict(self.pots), _Logged(self.size),
+                        _Logged(self.status), _Logged(self.kinds), list(self.created), _Logged(self.counts),
+                        _Logged(self.started), list(self.due))
+
     def _growing(self) -> tuple[_Logged, ...]:
         return self.size, self.status, self.kinds, self.counts, self.started  # type: ignore[return-value]
 
