@@ -74,6 +74,16 @@ def cached_bytecode() -> tempfile.TemporaryDirectory:
     return pycache
 
 
+def user_study(data: Path) -> tuple[Path, int] | None:
+    """The user-study folder under ``data`` and how many games it holds; None, said on standard error, when
+    there is none (a benchmark then has nothing to measure and exits 0)."""
+    study = data / "user-study"
+    if not study.is_dir():
+        print(f"no {study}: nothing to measure", file=sys.stderr)
+        return None
+    return study, len(list(study.glob("*/*.json")))
+
+
 def spread(values: Sequence[float]) -> dict[str, float]:
     """Median, min and max."""
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from paper import ROOT, SHARED, cached_bytecode, child_cpu, machine, spread
+from paper import ROOT, SHARED, cached_bytecode, child_cpu, machine, spread, user_study
 
 
 def main() -> int:
@@ -35,10 +35,10 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--games", type=int, help="the first N games only (1: a run's fixed cost)")
     args = parser.parse_args()
-    study = args.data / "user-study"
-    if not study.is_dir():
-        print(f"no {study}: nothing to measure", file=sys.stderr)
+    found = user_study(args.data)
+    if found is None:
         return 0
+    study, _ = found
     files = sorted(study.resolve().glob("*/*.json"))[:args.games]
     inputs = [str(study.resolve())] if args.games is None else [str(path) for path in files]
     games = len(files)

@@ -105,3 +105,22 @@ def run_within(command: Sequence[str], cpu: float, **options: Any) -> tuple[subp
     used = children_cpu() - before
     assert used <= cpu, f"{used:.1f} s of CPU, more than {cpu:g}: {' '.join(map(str, command))}"
     return done, used
+
+
+def refused_moves(actions, positions, vectors: dict, floor) -> tuple[int, int]:
+    """Two players' refused moves and collisions, counted from a rollout's logged actions and positions alone:
+    a move (``vectors``: action -> (dx, dy)) to a cell ``floor(x, y)`` accepts after which the player stands
+    where it stood; both refused towards one cell or each other's cells: a collision."""
+    refused = collisions = 0
+    for t in range(len(actions)):
+        targets = {}
+        for j in (0, 1):
+            move = vectors.get(int(actions[t][j]))
+            if move and list(positions[t][j]) == list(positions[t + 1][j]):
+                x, y = positions[t][j][0] + move[0], positions[t][j][1] + move[1]
+                if floor(x, y):
+                    targets[j] = [x, y]
+        refused += len(targets)
+        collisions += len(targets) == 2 and (targets[0] == targets[1] or (
+            targets[0] == list(positions[t][1]) and targets[1] == list(positions[t][0])))
+    return refused, collisions

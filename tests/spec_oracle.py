@@ -1,4 +1,5 @@
-"""An independent reading of the definitions (v4: sections 1-6 and 10), used as a test oracle.
+"""An independent reading of the definitions (v4: sections 1-6 and 10, and sections 13 and 14: blocks and
+self-help cost), used as a test oracle.
 
 Written from ``docs/definitions.md`` alone, without reading the package's analysis modules: it takes
 only the input side (a :class:`~strips_int.model.trace.Trace` of ground actions and the
@@ -16,13 +17,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
 from strips_int.model.domain import Domain, Schema
 from strips_int.model.task import Fact, GroundAction, Problem, format_fact
-from strips_int.model.trace import Step, Trace
+from strips_int.model.trace import Attempt, Step, Trace
 
 INIT = "init"
 
@@ -512,6 +513,153 @@ def oracle(domain: Domain, trace: Trace, rules: Rules = V3) -> OracleReport:
     return OracleReport(achieved, relevant, found, tasks, actors, counts)
 
 
+# ---------------------------------------------------------------- section 13: blocks
+
+@dataclass(frozen=True)
+class Block:
+    """Section 13: a giver (``("step", k)`` or, in a collision, ``("attempt", i)``) that made attempt
+    ``attempt`` fail on ``facts`` (PDDL text; ``(not f)`` for a fact it needed false)."""
+
+    giver: tuple[str, int]
+    attempt: int
+    facts: frozenset[str]
+
+
+def blocks(trace: Trace) -> list[Block]:
+    """Section 13 on a trace's attempts, whole states kept per step.
+
+    Readings where the section is silent: one block per giver step (an attempt failed on two facts by
+    one step is one block with both); two attempts of one ``t`` by different agents are a collision (the
+    game refused them together although each alone was applicable) when each is applicable at their place
+    and neither after the other's effects, or neither is applicable there and each is after the other's
+    (a swap); each is then blocked by the other's attempt on what fails, and by nothing else."""
+    states = execute_states(trace)
+    attempts = trace.attempts or ()
+    found: list[Block] = []
+
+    def place(attempt: Attempt) -> int:  # the number of steps with t <= the attempt's t
+        return sum(step.t <= attempt.t for step in trace.steps)
+
+    def fails(action: GroundAction, state: frozenset[Fact]) -> frozenset[str]:
+        return frozenset([format_fact(f) for f in action.pre - state]
+                         + [f"(not {format_fact(f)})" for f in action.neg_pre & state])
+
+    collided: dict[int, Block] = {}
+    for a, b in itertools.combinations(attempts, 2):
+        if a.t != b.t or a.action.actor == b.action.actor or a.index in collided or b.index in collided:
+            continue
+        state = states[place(a)]
+        after_b = (state - b.action.delete) | b.action.add
+        after_a = (state - a.action.delete) | a.action.add
+        alone = (not fails(a.action, state), not fails(b.action, state))
+        together = (not fails(a.action, after_b), not fails(b.action, after_a))
+        if alone == (True, True) and together == (False, False):
+            collided[a.index] = Block(("attempt", b.index), a.index, fails(a.action, after_b))
+            collided[b.index] = Block(("attempt", a.index), b.index, fails(b.action, after_a))
+        elif alone == (False, False) and together == (True, True):
+            collided[a.index] = Block(("attempt", b.index), a.index, fails(a.action, state))
+            collided[b.index] = Block(("attempt", a.index), b.index, fails(b.action, state))
+    for attempt in attempts:
+        if attempt.index in collided:
+            found.append(collided[attempt.index])
+            continue
+        k = place(attempt)
+        state = states[k]
+        by_giver: dict[int, set[str]] = defaultdict(set)
+        for fact in attempt.action.pre - state:  # the last step before the place that deleted it
+            last = next((j for j in range(k - 1, -1, -1) if fact in trace.steps[j].action.delete), None)
+            if last is not None:
+                by_giver[last].add(format_fact(fact))
+        for fact in attempt.action.neg_pre & state:  # the last step before the place that added it
+            last = next((j for j in range(k - 1, -1, -1) if fact in trace.steps[j].action.add), None)
+            if last is not None:
+                by_giver[last].add(f"(not {format_fact(fact)})")
+        for j, facts in sorted(by_giver.items()):
+            giver = trace.steps[j].action.actor
+            if giver is not None and giver != attempt.action.actor:  # not the environment, not B itself
+                found.append(Block(("step", j), attempt.index, frozenset(facts)))
+    return found
+
+
+# ---------------------------------------------------------------- section 14: self-help cost
+
+def interchangeable(domain: Domain, problem: Problem) -> list[tuple[str, str]]:
+    """Section 14 (with section 10): the pairs of objects of one type, neither an agent nor a domain
+    constant, whose exchange maps the initial state and the goal onto themselves."""
+    agents = agents_of(domain, problem)
+    by_type: dict[str, list[str]] = defaultdict(list)
+    for obj, obj_type in problem.objects.items():
+        if obj not in agents and obj not in domain.constants:
+            by_type[obj_type].append(obj)
+    pairs = []
+    for objs in by_type.values():
+        for x, y in itertools.combinations(sorted(objs), 2):
+            swap = {x: y, y: x}
+
+            def swapped(facts: frozenset[Fact]) -> frozenset[Fact]:
+                return frozenset((f[0], *(swap.get(a, a) for a in f[1:])) for f in facts)
+
+            if swapped(problem.init) == problem.init and swapped(problem.goal) == problem.goal:
+                pairs.append((x, y))
+    return pairs
+
+
+def twins(facts: Iterable[Fact], pairs: list[tuple[str, str]]) -> frozenset[Fact]:
+    """``facts`` and every fact that differs from one of them only by interchangeable objects (the
+    closure under the exchanges of ``pairs``)."""
+    found = set(facts)
+    todo = list(found)
+    while todo:
+        fact = todo.pop()
+        for x, y in pairs:
+            swap = {x: y, y: x}
+            other = (fact[0], *(swap.get(a, a) for a in fact[1:]))
+            if other not in found:
+                found.add(other)
+                todo.append(other)
+    return frozenset(found)
+
+
+def self_help_cost(domain: Domain, problem: Problem, actions: list[GroundAction], receiver: str,
+                   facts: frozenset[Fact], limit: int = 200_000) -> int | str:
+    """Section 14: the fewest of ``receiver``'s own actions by which it alone (its ground actions and the
+    environment's, which cost nothing; other agents stay put) goes from the initial state to a state
+    holding one of ``facts`` or a twin of one. ``inf`` when relaxed reachability (section 10) or the
+    complete search says no such state exists; ``unknown`` past ``limit`` states. A plain breadth-first
+    search by cost over whole states (0-cost steps first), every ground action enumerated by brute force."""
+    mine = [a for a in actions if actor_of(domain, a) in (None, receiver)]
+    if required(facts, relaxed_reachability(mine, problem.init)):
+        return "inf"
+    targets = twins(facts, interchangeable(domain, problem))
+    start = frozenset(problem.init)
+    best = {start: 0}
+    queue = deque([(0, start)])
+    while queue:
+        cost, state = queue.popleft()
+        if best[state] < cost:
+            continue
+        if state & targets:
+            return cost
+        if len(best) > limit:
+            return "unknown"
+        for action in mine:
+            if action.pre <= state and not action.neg_pre & state:
+                step = 0 if actor_of(domain, action) is None else 1
+                after = (state - action.delete) | action.add
+                if best.get(after, cost + step + 1) > cost + step:
+                    best[after] = cost + step
+                    (queue.appendleft if step == 0 else queue.append)((cost + step, after))
+    return "inf"
+
+
+def self_help_costs(domain: Domain, trace: Trace, limit: int = 200_000) -> dict[tuple[int, int], int | str]:
+    """Section 14 for every interdependence of ``trace`` (by giver and receiver step)."""
+    pairs = oracle(domain, trace).interdependences
+    actions = ground_all(domain, trace.problem)
+    return {pair: self_help_cost(domain, trace.problem, actions, actor_of(domain, trace.steps[pair[1]].action),
+                                 item.facts, limit) for pair, item in sorted(pairs.items())}
+
+
 # ---------------------------------------------------------------- side by side with the package
 
 def _pair_key(record: Mapping[str, Any]) -> tuple[int, int]:
@@ -570,6 +718,32 @@ def compare(domain: Domain, trace: Trace, expected: OracleReport | None = None, 
         check(where, "objects", sorted(rec["objects"]), sorted(mine.objects))
         for key in ("goal_reaching", "giver_loop", "receiver_loop", "required"):
             check(where, key, rec[key], getattr(mine, key))
+    if trace.attempts is not None:  # section 13
+        check("blocks", "found", sorted(_block_key(b) for b in data["blocks"]),
+              sorted((b.giver, b.attempt, tuple(sorted(b.facts))) for b in blocks(trace)))
+    return diffs
+
+
+def _block_key(record: Mapping[str, Any]) -> tuple[tuple[str, int], int, tuple[str, ...]]:
+    giver = record["giver"]
+    kind = "attempt" if "attempt" in giver else "step"
+    return (kind, giver[kind]), record["attempt"]["attempt"], tuple(sorted(record["facts"]))
+
+
+def compare_costs(domain: Domain, trace: Trace, limit: int = 200_000, report: Any = None) -> list[Difference]:
+    """Section 14: where the package's self-help cost of an interdependence differs from the oracle's
+    search (a cost either side left ``unknown`` is not compared: each search has its own limit)."""
+    from strips_int import analyze_run
+    from strips_int.model.execution import execute
+
+    report = report or analyze_run(domain, execute(trace), help_cost=True)
+    mine = self_help_costs(domain, trace, limit)
+    diffs = []
+    for rec in report.to_dict()["interdependencies"]:
+        pair = _pair_key(rec)
+        theirs, expected = rec["self_help_cost"], mine.get(pair)
+        if "unknown" not in (theirs, expected) and theirs != expected:
+            diffs.append(Difference(f"pair {pair}", "self_help_cost", theirs, expected))
     return diffs
 
 
@@ -655,3 +829,32 @@ def random_walk(domain: Domain, problem: Problem, steps: int, seed: int, goal_fa
     goal = frozenset(rng.sample(made, min(goal_facts, len(made))))
     return Trace(source=f"random walk {seed} on {problem.name}", problem=replace(problem, goal=goal),
                  steps=Step.numbered(range(len(taken)), taken))
+
+
+def with_attempts(domain: Domain, trace: Trace, seed: int, count: int = 8) -> Trace:
+    """``trace`` with up to ``count`` random attempts (section 13): at random times, an agent's ground action
+    that is not applicable after the steps of that time, preferring one whose failed facts some step
+    changed; and, where two agents have one, a pair of applicable actions that exclude each other (a
+    collision). Attempts are not executed, so any such choice is a valid trace."""
+    rng = random.Random(seed)
+    states = execute_states(trace)
+    actions = [a for a in ground_all(domain, trace.problem) if actor_of(domain, a) is not None]
+    changed = {f for step in trace.steps for f in step.action.add | step.action.delete}
+    found: list[tuple[int, GroundAction]] = []
+    times = sorted({step.t for step in trace.steps})
+    for t in sorted(rng.sample(times, min(count, len(times)))):
+        state = states[sum(step.t <= t for step in trace.steps)]
+        refused = [a for a in actions if a.pre - state or a.neg_pre & state]
+        blocked = [a for a in refused if (a.pre - state) & changed or (a.neg_pre & state) & changed]
+        if refused:
+            found.append((t, rng.choice(blocked or refused)))
+        if rng.random() < 0.5:
+            open_ = [a for a in actions if not (a.pre - state or a.neg_pre & state)]
+            pairs = [(a, b) for a, b in itertools.combinations(open_, 2)
+                     if actor_of(domain, a) != actor_of(domain, b)
+                     and (a.pre - ((state - b.delete) | b.add) or a.neg_pre & ((state - b.delete) | b.add))
+                     and (b.pre - ((state - a.delete) | a.add) or b.neg_pre & ((state - a.delete) | a.add))]
+            if pairs:
+                found += [(t, action) for action in rng.choice(pairs)]
+    attempts = tuple(Attempt(i, t, action) for i, (t, action) in enumerate(found))
+    return replace(trace, attempts=attempts)

@@ -190,8 +190,33 @@ def test_a_move_towards_a_closed_door_is_an_attempt(tmp_path: Path) -> None:
     path = tmp_path / "blocked.jsonl"
     simulate_capture(path, scripted([2], STAY), scripted([], STAY), {1: False, 3: True})
     report = analyze("collab_capture", path)
-    assert report.meta["attempts"][0] == {"t": 1, "agent": "alice", "action": "(move-through alice r1 r2 d12)"}
+    first = report.attempts[0]
+    assert (first.t, first.agent, str(first.action)) == (1, "alice", "(move-through alice r1 r2 d12)")
+    assert "attempts" not in report.meta
     assert all(s.agent != "alice" for s in report.steps if s.t == 1)
+    # the door was closed from the start, by no one: no block (definitions section 13)
+    assert report.blocks == () and report.agent_metrics()["bob"]["blocks_given"] == 0
+
+
+def test_a_move_through_the_door_the_partner_just_closed_is_a_block_by_the_press(tmp_path: Path) -> None:
+    path = tmp_path / "closed.jsonl"
+    simulate_capture(path, scripted([STAY, 2], STAY), scripted(["Press button in room 9"], STAY), {1: True, 3: False},
+                     start={"Alice": 1, "Bob": 9, "Thief": 4})
+    report = analyze("collab_capture", path)
+    assert [(b.giver.t, str(b.giver.action), b.attempt.t, str(b.attempt.action), b.facts) for b in report.blocks] == [
+        (1, "(close-door bob r9 d12)", 2, "(move-through alice r1 r2 d12)", ("(open d12)",))]
+    metrics = report.agent_metrics()
+    assert (metrics["bob"]["blocks_given"], metrics["alice"]["blocks_received"]) == (1, 1)
+
+
+def test_a_fix_of_the_generator_the_partner_just_repaired_is_a_block_by_the_repair(tmp_path: Path) -> None:
+    path = tmp_path / "repaired.jsonl"
+    fix = "fix generator in room 1"
+    simulate_escape(path, scripted([fix, WAIT, fix], WAIT), scripted([WAIT, fix], WAIT), seed=0,
+                    start={"Alice": "room 1", "Bob": "room 1", "Killer": "room 6"})
+    report = analyze("collab_escape", path)
+    assert [(b.giver.t, str(b.giver.action), b.attempt.t, str(b.attempt.action), b.facts) for b in report.blocks] == [
+        (2, "(finish-fix bob room1)", 3, "(start-fix alice room1)", ("(not (fixed room1))",))]
 
 
 def test_a_fix_of_a_repaired_generator_is_an_attempt(tmp_path: Path) -> None:
@@ -199,7 +224,7 @@ def test_a_fix_of_a_repaired_generator_is_an_attempt(tmp_path: Path) -> None:
     fixes = ["fix generator in room 1"] * 3
     simulate_escape(path, scripted(fixes, WAIT), scripted([], WAIT), seed=0)
     trace = next(iter(registered()["collab_escape"].read(path, load_domain("collab_escape"))))
-    assert {"t": 3, "agent": "alice", "action": "(start-fix alice room1)"} in trace.meta["attempts"]
+    assert (3, "alice", "(start-fix alice room1)") in [(a.t, a.agent, str(a.action)) for a in trace.attempts]
     assert json.loads(path.read_text().splitlines()[3])["after"]["generators"]["room 1"] == {"fix_count": 3,
                                                                                              "fixed": True}
 

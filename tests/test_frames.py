@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES, ROOT, SHARED_DATA
 
 from strips_int import StripsIntError, analyze, analyze_games, reports_frame
 
@@ -39,8 +39,11 @@ def test_a_reports_interdependencies_are_one_flat_row_each():
         "objects": "kit1", "goal_reaching": True, "giver_loop": False, "receiver_loop": False,
         "category": "constructive", "required": False,
         "why": "step 6 leads to goal fact (treated v2); no loop; optional: nurse1 could make (has nurse1 kit1) alone",
+        "self_help_cost": None,
     }]
     assert report.rows() == frame.to_dict("records")
+    # with self-help costs asked for (definitions section 14): nurse1 alone fetches the kit in 2 actions
+    assert analyze("sar", KIT_PASS, help_cost=True).rows()[0]["self_help_cost"] == 2
 
 
 def test_a_reports_agents_are_one_row_each_with_the_metrics_of_the_text():
@@ -67,6 +70,29 @@ def test_many_games_make_one_frame_whose_rows_add_up_to_each_games_counts():
     assert len(agents) == sum(len(r.agents) for r in reports)
 
 
+#: The definitions page's user-study game (section 13): 15 attempts, all blocks, 14 given by the human (player1).
+BLOCKED = SHARED_DATA / "user-study" / "cole" / "5_10_2025_15_23_0_human=1.json"
+
+
+@pytest.mark.skipif(not BLOCKED.exists(), reason="the shared user-study data is absent")
+def test_a_reports_blocks_are_one_flat_row_each_adding_up_to_each_agents_blocks():
+    report = analyze("overcooked", BLOCKED)
+    frame = report.to_frame("blocks")
+    assert len(frame) == len(report.blocks) == 15
+    assert frame.iloc[0].to_dict() == {
+        "source": report.source, "giver_kind": "step", "giver_index": report.blocks[0].giver.index, "giver_t": 109,
+        "giver_agent": "player1", "giver_action": "(move player1 c1_3 c1_2)",
+        "attempt_index": report.blocks[0].attempt.index, "attempt_t": report.blocks[0].attempt.t,
+        "attempt_agent": "player0", "attempt_action": str(report.blocks[0].attempt.action),
+        "facts": " ".join(report.blocks[0].facts), "collision": False}
+    metrics = report.agent_metrics()
+    assert frame["giver_agent"].value_counts().to_dict() == {a: m["blocks_given"] for a, m in metrics.items()
+                                                             if m["blocks_given"]}
+    assert frame["attempt_agent"].value_counts().to_dict() == {a: m["blocks_received"] for a, m in metrics.items()
+                                                               if m["blocks_received"]}
+    assert metrics["player1"]["blocks_given"] == 14
+
+
 def test_a_game_without_interdependences_is_an_empty_frame_with_the_columns(tmp_path):
     trace = tmp_path / "idle.trace.json"
     trace.write_text(json.dumps({"format": "strips-int-trace/1", "problem": str(EXAMPLES / "kit-pass.problem.pddl"),
@@ -74,7 +100,8 @@ def test_a_game_without_interdependences_is_an_empty_frame_with_the_columns(tmp_
     report = analyze("sar", trace)
     assert not report.interdependencies
     frame = report.to_frame()
-    assert frame.empty and {"giver_agent", "category", "required"} <= set(frame.columns)
+    assert frame.empty and {"giver_agent", "category", "required", "self_help_cost"} <= set(frame.columns)
+    assert report.to_frame("blocks").empty and report.attempts is None
 
 
 def test_an_error_among_the_games_is_raised_not_left_out(tmp_path):
@@ -82,7 +109,7 @@ def test_an_error_among_the_games_is_raised_not_left_out(tmp_path):
     bad.write_text('{"format": "strips-int-trace/1", "steps": []}')
     with pytest.raises(StripsIntError, match="bad.trace.json"):
         reports_frame([analyze("sar", KIT_PASS), *analyze_games("sar", bad)])
-    with pytest.raises(StripsIntError, match="'interdependencies' or 'agents'"):
+    with pytest.raises(StripsIntError, match="'interdependencies' or 'agents' or 'blocks'"):
         analyze("sar", KIT_PASS).to_frame("blocs")
 
 

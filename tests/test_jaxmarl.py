@@ -18,7 +18,7 @@ from strips_int.errors import StripsIntError
 from strips_int.grounders import Head, kind_of
 from strips_int.grounders.jaxmarl import GROUNDER, read_rollout
 
-from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays, refused_moves
 
 pytestmark = needs_jaxmarl
 
@@ -51,6 +51,20 @@ def test_random_rollout_grounds_and_delivers_as_rewarded(layout, seed, domain, r
     assert trace.meta["layout"] == layout and trace.meta["reward"] == total
     assert {s.action.name for s in trace.steps} >= {"move", "take-onion", "put", "take"}
     analyze(domain, trace)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_refused_moves_of_a_rollout_are_its_attempts_and_collisions_two_blocks(seed, domain, rollouts):
+    # Counted from the saved arrays alone: a move (actions 0-3: up, down, right, left) to a floor cell after
+    # which the agent stands where it stood; both refused towards one cell or each other's: a collision.
+    path = rollouts / f"cramped_room_{seed}.npz"
+    with np.load(path, allow_pickle=False) as data:
+        grid, actions, pos = [str(row) for row in data["grid"]], data["actions"], data["agent_pos"].tolist()
+    refused, collisions = refused_moves(actions, pos, {0: (0, -1), 1: (0, 1), 2: (1, 0), 3: (-1, 0)},
+                                        lambda x, y: grid[y][x] in " 12")
+    report = analyze(domain, read_rollout(path, domain))
+    assert [a.action.name for a in report.attempts] == ["move"] * refused and refused > 0
+    assert sum(b.collision for b in report.blocks) == 2 * collisions
 
 
 def test_counter_handover_is_one_constructive_interdependence(domain, rollouts):

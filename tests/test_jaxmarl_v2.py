@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays
+from helpers import ROOT, check_without_jax, child_rollouts, needs_jaxmarl, npz_arrays, refused_moves
 
 from strips_int import analyze, load_domain
 from strips_int.errors import StripsIntError
@@ -66,6 +66,20 @@ def test_goal_soups_are_the_deliveries_jaxmarl_flags_correct(name, rollouts, tra
     assert meta["reward"] == sum(facts[name]["rewards"]) == paid
     report = analyze(domain, trace)
     assert report.achieved >= report.goal
+
+
+def test_refused_moves_of_a_v2_rollout_are_its_attempts_and_collisions_two_blocks(rollouts, traces, domain):
+    # Counted from the saved arrays alone: a move (actions 0-3: right, down, left, up) to a floor cell (code 0)
+    # after which the agent stands where it stood; both refused towards one cell or each other's: a collision.
+    arrays = npz_arrays(rollouts / "recipes_redrawn.npz")
+    static, actions, pos = arrays["static"].tolist(), arrays["actions"], arrays["agent_pos"].tolist()
+    assert not arrays["done"].any()
+    refused, collisions = refused_moves(actions, pos, {0: (1, 0), 1: (0, 1), 2: (-1, 0), 3: (0, -1)},
+                                        lambda x, y: 0 <= y < len(static) and 0 <= x < len(static[0])
+                                        and static[y][x] == 0)
+    report = analyze(domain, traces["recipes_redrawn"])
+    assert [a.action.name for a in report.attempts] == ["move"] * refused and refused > 0
+    assert sum(b.collision for b in report.blocks) == 2 * collisions > 0
 
 
 def test_the_rollouts_cover_what_v2_adds(traces):

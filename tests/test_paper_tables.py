@@ -92,7 +92,8 @@ def test_a_study_summary_has_each_roles_help_given_and_received(tmp_path):
     assert "| human→ai Int_cons | human→ai Int_cons,req | ai→human Int_cons | ai→human Int_cons,req |" in header
     assert "received" not in header and "given" not in header
     tex = (out / "summary.tex").read_text()
-    assert tex.count(r"\begin{table") == 3 and r"\caption{Who helped whom" in tex
+    # interdependencies, who helped whom, triggers and (Overcooked games record attempts) blocks
+    assert tex.count(r"\begin{table") == 4 and r"\caption{Who helped whom" in tex and r"\caption{Blocks and" in tex
     assert r"\multicolumn{2}{c}{human$\to$ai} & \multicolumn{2}{c}{ai$\to$human}" in tex
     mean = float(forced["mean"])
     assert f"forced\\_coordination & hsp & 37 & {mean:.2f} & {mean:.2f} &" in tex

@@ -34,6 +34,8 @@ def test_victim_found_by_firefighter_treated_by_nurse():
         "given_required": 0, "received_required": 0,  # the nurse could have searched the kitchen herself
         "given_constructive": 1, "received_constructive": 0,  # the one interdependence is constructive
         "given_constructive_required": 0, "received_constructive_required": 0,
+        # a trace without attempts records no choices: its blocks are unknown, and no self-help cost was asked
+        "blocks_given": None, "blocks_received": None, "help_steps_received": None, "help_unknown_received": None,
     }
     assert agents["nurse1"]["subtasks"] == 1
     assert agents["nurse1"]["triggers"] == 0

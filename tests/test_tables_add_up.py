@@ -64,6 +64,8 @@ def test_the_user_study_adds_up_as_printed_and_prints_each_direction_once(tmp_pa
     header = md.splitlines()[2]
     assert header.count("Int_cons") == 3 + 4 and "received" not in header
     assert "human→ai Int_cons | human→ai Int_cons,req | ai→human Int_cons | ai→human Int_cons,req" in header
+    assert header.endswith("| human→ai blocks | ai→human blocks |")  # blocks too (definitions section 13)
+    assert r"\multicolumn{3}{c}{} & human$\to$ai & ai$\to$human \\" in tex
     assert "interdependences" not in tex + md
 
 

@@ -10,7 +10,10 @@ draws its states (an Overcooked kitchen:
 :meth:`strips_int.grounders.base.Grounder.drawing`), each row shows the state
 just after the giver's step (1) and just before the receiver's step (2), each
 framed in its agent's colour, the objects the two share marked, with the
-drawing's key above the table.
+drawing's key above the table. Blocks (definitions section 13), where the game records attempts, are rows
+of a table of their own drawn the same way, in black: the giver's step, the attempt it made fail, the facts
+that failed, and the states just after the giver's step and at the attempt. With self-help costs
+(section 14), each interdependence's reason ends with its cost.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 th{background:#f2f2f2}td.num{text-align:right}img.timeline{width:100%}img.key{width:100%;max-width:60em}
 table.interdependencies{width:100%}td.step{width:17em}td.step code{font-size:12px;overflow-wrap:anywhere}
 td.why{font-size:13px;color:#444;border-top:none}td.state{width:26em;padding:.2em}img.state{width:26em}
-.constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}"""
+.constructive{color:#0072B2}.looping{color:#D55E00}.irrelevant{color:#7F7F7F}.block{color:#000;font-weight:bold}"""
 #: The columns of an interdependence's first line; its reason (why) is the line below, as wide as they are.
 _COLUMNS = ("#", "giver", "receiver", "needed", "objects", "category")
 
@@ -93,37 +96,36 @@ PANELS = {"size": (3.6, 1.75), "dpi": 110, "left": 0.02, "right": 0.98, "bottom"
 FRAME, CAPTION = 2.5, 6.5
 
 
-def _states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list[frozenset]) -> str:
-    """Two states side by side, each framed in the colour of the agent whose step it borders: after the
-    giver's step, before the receiver's (said to be the same state when nothing happened between). Drawn by
-    the drawing's ``image`` with Pillow where it has one (:func:`_panels`), else on matplotlib axes."""
-    giver, receiver = item["giver"], item["receiver"]
+def _states(report: Report, draw: Drawing, objects: Sequence[str], ends: Sequence[tuple[frozenset, str, str]],
+            alt: str) -> str:
+    """Two states side by side (``ends``: each state, the agent whose colour frames it, its caption), the
+    ``objects`` highlighted. Drawn by the drawing's ``image`` with Pillow where it has one (:func:`_panels`),
+    else on matplotlib axes."""
     agents = list(report.agents)
-    after_giver, before_receiver = before[giver["index"] + 1], before[receiver["index"]]
-    same = ", as 1" if after_giver == before_receiver else ""
-    ends = [(after_giver, giver, f"1: after t={giver['t']}"), (before_receiver, receiver,
-                                                                 f"2: before t={receiver['t']}{same}")]
-    alt = 'alt="the state after the giver\'s step (1) and before the receiver\'s step (2)"'
+    alt = f'alt="{alt}"'
     if hasattr(draw, "image"):
-        return f'<img class="state" {alt} src="{_panels(draw, ends, agents, item["objects"])}">'
+        return f'<img class="state" {alt} src="{_panels(draw, ends, agents, objects)}">'
     with matplotlib.rc_context(RC_PARAMS):
         # A fixed layout: constrained layout would cost about a second per row here.
-        figure = Figure(figsize=(3.6, 1.75), layout="none")
-        figure.subplots_adjust(left=0.02, right=0.98, bottom=0.03, top=0.86, wspace=0.12)
-        for ax, state, end, caption in zip(figure.subplots(1, 2), (after_giver, before_receiver), (giver, receiver),
-                                           (f"1: after t={giver['t']}", f"2: before t={receiver['t']}{same}")):
-            draw(ax, state, agents, item["objects"], AGENT_COLORS)
-            color = AGENT_COLORS[agents.index(end["agent"]) % len(AGENT_COLORS)] if end["agent"] in agents else "#333"
+        figure = Figure(figsize=PANELS["size"], layout="none")
+        figure.subplots_adjust(**{k: PANELS[k] for k in ("left", "right", "bottom", "top", "wspace")})
+        for ax, (state, agent, caption) in zip(figure.subplots(1, 2), ends):
+            draw(ax, state, agents, objects, AGENT_COLORS)
             ax.set_axis_on()
             ax.set_xticks([])
             ax.set_yticks([])
             for spine in ax.spines.values():
-                spine.set(edgecolor=color, linewidth=2.5)
-            ax.set_title(f"{caption} ({end['agent']})", fontsize=6.5)
-    return f'<img class="state" {alt} src="{data_uri(figure, "png", dpi=110)}">'
+                spine.set(edgecolor=_frame_color(agents, agent), linewidth=FRAME)
+            ax.set_title(f"{caption} ({agent})", fontsize=CAPTION)
+    return f'<img class="state" {alt} src="{data_uri(figure, "png", dpi=PANELS["dpi"])}">'
 
 
-def _panels(draw: Any, ends: Sequence[tuple[frozenset, Mapping[str, Any], str]], agents: list[str],
+def _frame_color(agents: list[str], agent: str) -> str:
+    """The colour framing a state next to ``agent``'s step (grey for the environment)."""
+    return AGENT_COLORS[agents.index(agent) % len(AGENT_COLORS)] if agent in agents else "#333"
+
+
+def _panels(draw: Any, ends: Sequence[tuple[frozenset, str, str]], agents: list[str],
             highlight: Sequence[str]) -> str:
     """The two states of :func:`_states` as one PNG drawn with Pillow (each drawing by ``draw.image``), laid out
     as the matplotlib figure lays them out (:data:`PANELS`): a page of many rows takes a second less."""
@@ -137,22 +139,44 @@ def _panels(draw: Any, ends: Sequence[tuple[frozenset, Mapping[str, Any], str]],
     box_width = span / (2 + PANELS["wspace"])
     box_top, box_bottom = (1 - PANELS["top"]) * height, (1 - PANELS["bottom"]) * height
     frame = max(1, round(FRAME * dpi / 72))
-    for k, (state, end, caption) in enumerate(ends):
+    for k, (state, agent, caption) in enumerate(ends):
         left = PANELS["left"] * width + k * box_width * (1 + PANELS["wspace"])
         drawing = draw.image(state, agents, highlight, AGENT_COLORS, (int(box_width), int(box_bottom - box_top)), dpi)
         x0 = round(left + (box_width - drawing.width) / 2)
         y0 = round(box_top + (box_bottom - box_top - drawing.height) / 2)
         page.paste(drawing, (x0, y0))
-        color = AGENT_COLORS[agents.index(end["agent"]) % len(AGENT_COLORS)] if end["agent"] in agents else "#333"
         half = frame / 2
-        pen.rectangle((x0 - half, y0 - half, x0 + drawing.width + half, y0 + drawing.height + half), outline=color,
-                      width=frame)
-        pen.text((x0 + drawing.width / 2, y0 - frame - 2), f"{caption} ({end['agent']})", fill="black",
+        pen.rectangle((x0 - half, y0 - half, x0 + drawing.width + half, y0 + drawing.height + half),
+                      outline=_frame_color(agents, agent), width=frame)
+        pen.text((x0 + drawing.width / 2, y0 - frame - 2), f"{caption} ({agent})", fill="black",
                  font=drawing_font(CAPTION * dpi / 72), anchor="md")
     buffer = io.BytesIO()
     page.save(buffer, format="png")
     return f"data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
+
+def _pair_states(report: Report, draw: Drawing, item: Mapping[str, Any], before: list[frozenset]) -> str:
+    """After the giver's step and before the receiver's (said to be the same state when nothing happened
+    between), each framed in the colour of the agent whose step it borders."""
+    giver, receiver = item["giver"], item["receiver"]
+    after_giver, before_receiver = before[giver["index"] + 1], before[receiver["index"]]
+    same = ", as 1" if after_giver == before_receiver else ""
+    return _states(report, draw, item["objects"], [
+        (after_giver, giver["agent"], f"1: after t={giver['t']}"),
+        (before_receiver, receiver["agent"], f"2: before t={receiver['t']}{same}")],
+        "the state after the giver's step (1) and before the receiver's step (2)")
+
+
+def _block_states(report: Report, draw: Drawing, block: Mapping[str, Any], before: list[frozenset]) -> str:
+    """After the giver's step (for a collision: at the two attempts) and at the blocked attempt's place (after
+    every step of its time)."""
+    giver, attempt = block["giver"], block["attempt"]
+    place = sum(step.t <= attempt["t"] for step in report.steps)
+    after_giver = before[giver["step"] + 1] if "step" in giver else before[place]
+    objects = [a for fact in block["facts"] for a in fact.strip("()").removeprefix("not (").split()[1:]]
+    return _states(report, draw, objects, [(after_giver, giver["agent"], f"1: after t={giver['t']}"),
+                                           (before[place], attempt["agent"], f"2: at t={attempt['t']}")],
+                   "the state after the giver's step (1) and at the blocked attempt (2)")
 
 
 def _key(report: Report, draw: Drawing) -> str:
@@ -186,14 +210,39 @@ def _interdependences(report: Report, data: Mapping[str, Any], draw: Drawing | N
                                                          if draw is not None else "")
     body = []
     for i, item in enumerate(data["interdependencies"]):
-        state = f'<td class="state" rowspan="2">{_states(report, draw, item, before)}</td>' if draw is not None else ""
+        state = (f'<td class="state" rowspan="2">{_pair_states(report, draw, item, before)}</td>'
+                 if draw is not None else "")
         body.append(f'<tr class="interdependence"><td class="num">{i}</td><td class="step">{_step(item["giver"])}</td>'
                     f'<td class="step">{_step(item["receiver"])}</td><td>{text(" ".join(item["facts"]))}</td>'
                     f'<td>{text(", ".join(item["objects"]))}</td>'
                     f'<td><span class="{item["category"]}">{item["category"]}</span></td>{state}</tr>')
-        body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"])}</td></tr>')
+        cost = f"; self-help cost {item['self_help_cost']}" if "self_help_cost" in item else ""
+        body.append(f'<tr><td class="why" colspan="{len(_COLUMNS)}">{text(item["why"] + cost)}</td></tr>')
     return (_key(report, draw) if draw is not None else "") + (
         f'<table class="interdependencies"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def _blocks(report: Report, data: Mapping[str, Any], draw: Drawing | None) -> str:
+    """One row per block, as an interdependence's: the giver's step (or the other attempt of a collision),
+    the blocked attempt, the facts that failed, ``block`` in black and the drawn states; each agent's
+    blocks given and received above."""
+    rows = [[a, row["blocks_given"], row["blocks_received"]] for a, row in data["agents"].items()]
+    summary = (f"<p>{len(data['blocks'])} blocks on {data['attempts']} attempts (actions agents chose that did not "
+               "happen)</p>" + _table(["agent", "blocks given", "blocks received"], rows))
+    if not data["blocks"]:
+        return summary
+    before = list(states(report.problem.init, [s.action for s in report.steps])) if draw is not None else []
+    head = "".join(f"<th>{h}</th>" for h in ("#", "giver", "blocked attempt", "failed", "kind")) + (
+        "<th>state: 1 after giver, 2 at the attempt</th>" if draw is not None else "")
+    body = []
+    for i, block in enumerate(data["blocks"]):
+        state = (f'<td class="state">{_block_states(report, draw, block, before)}</td>' if draw is not None else "")
+        kind = "block (collision)" if block["collision"] else "block"
+        body.append(f'<tr class="block"><td class="num">{i}</td><td class="step">{_step(block["giver"])}</td>'
+                    f'<td class="step">{_step(block["attempt"])}</td><td>{text(" ".join(block["facts"]))}</td>'
+                    f'<td><span class="block">{kind}</span></td>{state}</tr>')
+    return summary + (f'<table class="interdependencies"><thead><tr>{head}</tr></thead>'
+                      f'<tbody>{"".join(body)}</tbody></table>')
 
 
 def html_report(report: Report) -> str:
@@ -213,6 +262,7 @@ def html_report(report: Report) -> str:
                _pct(row["pct_not_accepted"]), row["given"], row["received"], row["given_required"],
                row["received_required"]] for a, row in data["agents"].items()]
     meta = ", ".join(f"{k} {v}" for k, v in data["meta"].items() if isinstance(v, (str, int, float)))
+    draw = drawing_for(report.domain, report.problem)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', '<link rel="icon" href="data:,">',
         f"<title>{title}</title><style>{_STYLE}</style></head><body>",
@@ -230,8 +280,11 @@ def html_report(report: Report) -> str:
         f'<section id="timeline"><h2>Timeline</h2><img class="timeline" alt="timeline" '
         f'src="{data_uri(plot_timeline(report, width=TWO_COLUMNS), "svg")}"></section>',
         f'<section id="interdependencies"><h2>Interdependencies ({counts["interdependencies"]})</h2>',
-        _interdependences(report, data, drawing_for(report.domain, report.problem)),
-        "</section>", "</body></html>",
+        _interdependences(report, data, draw),
+        "</section>",
+        *([f'<section id="blocks"><h2>Blocks ({len(data["blocks"])})</h2>', _blocks(report, data, draw), "</section>"]
+          if report.attempts is not None else []),
+        "</body></html>",
     ]
     return "\n".join(parts) + "\n"
 

@@ -24,6 +24,8 @@ CATEGORY_STYLE = {
     "looping": {"color": "#D55E00", "linestyle": "--"},
     "irrelevant": {"color": "#7F7F7F", "linestyle": ":"},
 }
+#: Blocks (definitions section 13): a colour and line style no category has.
+BLOCK_STYLE = {"color": "#000000", "linestyle": "-."}
 AGENT_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#0072B2")
 ENVIRONMENT_COLOR = "#4D4D4D"
 #: Figure widths (inches): one column and two columns of a two-column paper; every figure is one or the other.

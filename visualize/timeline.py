@@ -1,4 +1,5 @@
-"""The timeline figure: one lane per agent, steps along time, each interdependence an arrow giver -> receiver."""
+"""The timeline figure: one lane per agent, steps along time, each interdependence an arrow giver -> receiver,
+each block (definitions section 13) an arrow giver -> blocked attempt in a style of its own."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from strips_int.errors import StripsIntError, argument, printable
 
 from .style import (
     AGENT_COLORS,
+    BLOCK_STYLE,
     CATEGORY_STYLE,
     ENVIRONMENT_COLOR,
     ONE_COLUMN,
@@ -88,8 +90,9 @@ def plot_timeline(report: Report, width: float = ..., window: tuple[int, int] | 
 def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, int] | None = None, *,
                   ax: Axes | None = None) -> Figure | Axes:
     """Draw ``report`` as a timeline, one paper column (3.4 in) wide; arrows carry ``gid``
-    ``interdependence:<i>:<category>``. Returns the new figure, or ``ax`` when given one to draw in
-    (``width`` is then the axes', the legend inside them).
+    ``interdependence:<i>:<category>``, blocks ``block:<i>`` (black, dash-dotted, a cross at the attempt).
+    Returns the new figure, or ``ax`` when given one to draw in (``width`` is then the axes', the legend inside
+    them).
 
     Sub-tasks are dots, navigation steps small ticks, environment steps dots
     in a compact lane of their own. Action labels are placed so that none
@@ -147,8 +150,22 @@ def plot_timeline(report: Report, width: float = ONE_COLUMN, window: tuple[int, 
                                     zorder=2, **CATEGORY_STYLE[item["category"]])
             arrow.set_gid(f"interdependence:{i}:{item['category']}")
             ax.add_patch(arrow)
+        blocks = [(i, block) for i, block in enumerate(data["blocks"])
+                  if t0 <= block["giver"]["t"] and block["attempt"]["t"] <= t1]
+        for i, block in blocks:
+            giver, attempt = block["giver"], block["attempt"]
+            arrow = FancyArrowPatch((giver["t"], row[giver["agent"]]), (attempt["t"], row[attempt["agent"]]),
+                                    arrowstyle="-|>", mutation_scale=5, linewidth=0.7, alpha=0.85,
+                                    connectionstyle="arc3,rad=-0.15", zorder=2, **BLOCK_STYLE)
+            arrow.set_gid(f"block:{i}")
+            ax.add_patch(arrow)
+        if blocks:
+            ax.scatter([b["attempt"]["t"] for _, b in blocks], [row[b["attempt"]["agent"]] for _, b in blocks],
+                       marker="x", s=10, color=BLOCK_STYLE["color"], linewidths=0.6, zorder=4)
         present = {c: sum(item["category"] == c for _, item in items) for c in CATEGORIES}
         handles = [Line2D([], [], label=f"{c} ({present[c]})", linewidth=1.0, **CATEGORY_STYLE[c]) for c in CATEGORIES]
+        if blocks:
+            handles.append(Line2D([], [], label=f"blocks ({len(blocks)})", linewidth=1.0, **BLOCK_STYLE))
         legend(figure, ax, own, handles, ncol=3, handlelength=1.8, columnspacing=1.0)
         ax.set_yticks([row[n] for n in names])
         ax.set_yticklabels([f"{n}\n({printable(roles[n])})" if n in roles else ("env." if n == ENVIRONMENT else n)

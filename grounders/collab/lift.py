@@ -4,10 +4,10 @@
 Every turn ``k`` is steps at ``t = k``, serialized so that each step's preconditions are those the
 published code tests at that point (see each domain's comments). A chosen action that changed
 nothing because its precondition did not hold (a move towards a neighbour behind a closed door, a fix
-of a repaired generator) is an attempt (docs/definitions.md section 11): it is kept, as
-``{"t", "agent", "action"}``, in ``meta["attempts"]`` (the trace model at this version has no
-``attempts`` of its own), and not executed. The goal is the game's: the thief caught, or a survivor
-escaped; ``meta`` has the scenario, the outcome and the number of turns.
+of a repaired generator) is an attempt (docs/definitions.md sections 11 and 13): it is in the trace's
+``attempts``, not executed. Every episode records each player's choice, so a trace's attempts are a
+tuple (empty when every choice happened), never None. The goal is the game's: the thief caught, or a
+survivor escaped; ``meta`` has the scenario, the outcome and the number of turns.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from strips_int.model.domain import Domain
 from strips_int.model.problem import make_problem
 from strips_int.model.task import Fact
-from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.trace import ActionGrounder, Attempt, Step, Trace
 
 from . import capture, escape
 from .episode import Episode
@@ -51,12 +51,11 @@ def scenario_label(episode: Episode) -> str:
     return f"Alice {start.rooms['Alice']}, Bob {start.rooms['Bob']}, killer {start.rooms['Killer']}"
 
 
-def _meta(episode: Episode, attempts: list[dict[str, Any]]) -> dict[str, Any]:
+def _meta(episode: Episode) -> dict[str, Any]:
     head = episode.header
     extra = {k: head[k] for k in ("seed", "policies", "max_turns") if k in head}
     return {"game": episode.game, "scenario": scenario_label(episode), "outcome": episode.outcome,
-            "turns": len(episode.turns), "rules": head["rules"], "recorded_by": head.get("source"), **extra,
-            "attempts": attempts}
+            "turns": len(episode.turns), "rules": head["rules"], "recorded_by": head.get("source"), **extra}
 
 
 def _trace(episode: Episode, domain: Domain, objects: dict[str, str], init: list[Fact], goal: list[Fact],
@@ -68,12 +67,12 @@ def _trace(episode: Episode, domain: Domain, objects: dict[str, str], init: list
     for t, where, atom, attempt in atoms:
         action = grounder.ground(atom, where)
         if attempt:
-            attempts.append({"t": t, "agent": action.actor, "action": str(action)})
+            attempts.append(Attempt(len(attempts), t, action))
         else:
             times.append(t)
             actions.append(action)
     return Trace(source=episode.source, problem=problem, steps=Step.numbered(times, actions),
-                 meta=_meta(episode, attempts))
+                 meta=_meta(episode), attempts=tuple(attempts))
 
 
 def capture_trace(episode: Episode, domain: Domain) -> Trace:

@@ -31,13 +31,14 @@ from strips_int.errors import StripsIntError
 from strips_int.model.domain import Domain
 from strips_int.model.execution import apply
 from strips_int.model.problem import make_problem
-from strips_int.model.task import Fact, Problem
-from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.task import Fact, GroundAction, Problem
+from strips_int.model.trace import ActionGrounder, Attempt, Step, Trace
 
 from ..base import check_actions
 from ..overcooked.lift import agent_name, cell
-from .v2_kitchen import (BUTTON, COOKED, EMPTY, GOAL, INDICATOR, PILE_BASE, PLATE, PLATE_PILE, POT, WALL, Event,
-                         Kitchen, KitchenState, Pos, RuleError, V2Layout, describe, kinds, recipe_code)
+from .v2_kitchen import (BUTTON, COOKED, EMPTY, GOAL, INDICATOR, INTERACT, MOVE_DIRECTION, PILE_BASE, PLATE,
+                         PLATE_PILE, POT, VECTORS, WALL, Event, Kitchen, KitchenState, Pos, RuleError, Transition,
+                         V2Layout, describe, kinds, recipe_code)
 from .v2_rollout import Episode
 
 #: The action schemas the V2 lifter produces (checked against the domain before a rollout is read).
@@ -152,6 +153,8 @@ class _V2Lifter:
         self.state: set[Fact] = set()
         self.actions: list = []
         self.times: list[int] = []
+        #: The choices that changed nothing (definitions section 13), in time order.
+        self.attempts: list[Attempt] = []
         self.agents = [agent_name(j) for j in range(len(layout.starts))]
         self.recipes = {recipe_code(r): r for r in layout.recipes}
         #: The recipe code each agent knows (None: none since the last draw).
@@ -236,12 +239,16 @@ class _V2Lifter:
 
     # -- steps ---------------------------------------------------------------------------
 
-    def do(self, atom: Fact, t: int) -> None:
-        """Ground ``atom`` of step ``t``, apply it to the state (it must be applicable) and record it."""
+    def ground(self, atom: Fact, t: int) -> GroundAction:
+        """``atom`` of step ``t`` grounded, an error naming this rollout."""
         try:
-            action = self.grounder.ground(atom, f"step {t}")
+            return self.grounder.ground(atom, f"step {t}")
         except StripsIntError as exc:
             raise StripsIntError(self.source, exc.where, exc.message) from None
+
+    def do(self, atom: Fact, t: int) -> None:
+        """Ground ``atom`` of step ``t``, apply it to the state (it must be applicable) and record it."""
+        action = self.ground(atom, t)
         failure = apply(self.state, action)
         if failure:
             raise self.fail(f"step {t}", f"the domain does not follow OvercookedV2 here: {failure}")
@@ -350,8 +357,10 @@ class _V2Lifter:
             if abs(step.reward - rewards[t]) > 1e-4:
                 raise self.fail(f"step {t}", f"logged reward {rewards[t]:g}, but under OvercookedV2's rules the step "
                                 f"pays {step.reward:g} ({self._paid(step.events, before)})")
+            on, hands = dict(self.objects.on), list(self.objects.hands)
             for event in step.events:
                 self.event(event, before, step.state, t)
+            self._attempts(t, joint, before, step, on, hands)
             if recorded is not None and step.state.correct and self.redraws:
                 old, new = (recipe_name(self.recipes[r]) for r in (before.recipe, recorded.recipe))
                 self.do(("draw-recipe", old, new), t)
@@ -363,6 +372,35 @@ class _V2Lifter:
         layout = episode.layout
         return make_problem(self.domain, f"overcooked-v2-{layout.name}", self.objects.types, self.init | self.static,
                             goal, self.source)
+
+    def _attempts(self, t: int, joint: tuple[int, ...], before: KitchenState, step: Transition,
+                  on: dict[Pos, str], hands: list[str | None]) -> None:
+        """The attempts of step ``t`` (definitions sections 11 and 13; ``on`` and ``hands``: what lay on the
+        counters and in the hands before it): a move to a floor cell that left its agent where it stood
+        (cells that coincide, or a swap: V2 refuses both), and an interaction with a counter that did nothing
+        because another agent took what lay there, or filled it, earlier in the step. A wait, a move into a
+        wall and any other interaction that did nothing are none."""
+        acted = {event.agent for event in step.events}
+        kitchen = self.kitchen
+        for j, (action, agent, after) in enumerate(zip(joint, before.agents, step.state.agents)):
+            atom: Fact | None = None
+            if action < len(MOVE_DIRECTION) and after.pos == agent.pos:
+                dx, dy = VECTORS[MOVE_DIRECTION[action]]
+                x, y = agent.pos[0] + dx, agent.pos[1] + dy
+                if 0 <= x < kitchen.width and 0 <= y < kitchen.height and kitchen.static[y][x] == EMPTY:
+                    atom = ("move", self.agents[j], cell(agent.pos), cell((x, y)))
+            elif action == INTERACT and j not in acted:
+                dx, dy = VECTORS[agent.facing]
+                at = (agent.pos[0] + dx, agent.pos[1] + dy)
+                if kitchen.tile(at) == WALL and any(e.at == at and e.agent not in (None, j)
+                                                     and e.what in ("take", "put") for e in step.events):
+                    place, here, held = station(at, WALL), cell(agent.pos), hands[j]
+                    if held is None and at in on:
+                        atom = ("take", self.agents[j], on[at], place, here)
+                    elif held is not None and at not in on:
+                        atom = ("put", self.agents[j], held, place, here)
+            if atom is not None:
+                self.attempts.append(Attempt(len(self.attempts), t, self.ground(atom, t)))
 
     def _spares(self) -> None:
         """One unused fresh object of each kind a pile gives (a plate, each ingredient kind), and a soup for an
@@ -425,7 +463,8 @@ def lift_episode(episode: Episode, domain: Domain) -> Trace:
         "activations": tally["activate"], "informed_ingredients": tally["informed"],
         "options": options,
     }
-    return Trace(source=episode.source, problem=problem, steps=Step.numbered(lifter.times, lifter.actions), meta=meta)
+    return Trace(source=episode.source, problem=problem, steps=Step.numbered(lifter.times, lifter.actions), meta=meta,
+                 attempts=tuple(lifter.attempts))
 
 
 def v2_layout_problem(layout: V2Layout, domain: Domain, soups: int = 1,

@@ -30,6 +30,7 @@ from strips_int.model.task import Fact, GroundAction, Problem
 from strips_int.model.trace import ActionGrounder, Step, Trace
 from strips_int.model.execution import apply
 
+from .attempts import game_attempts
 from .formats import INTERACT, Game, Item, Move, Pos, RawState
 from .layouts import STATIONS, Layout
 from .recipes import Recipe, Times, Values, every_recipe
@@ -989,7 +990,8 @@ def lift_game(game: Game, layout: Layout, domain: Domain, meta: dict | None = No
     unchecked = "; ".join(note for note in (game.meta.get("unchecked"), _unchecked(game, layout, old)) if note)
     if unchecked:
         full_meta["unchecked"] = unchecked
-    return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta)
+    attempts = game_attempts(game, problem, steps, lifter.agents, (lifter.cells, lifter.stations), lifter.ground)
+    return Trace(source=game.source, problem=problem, steps=steps, meta=full_meta, attempts=attempts)
 
 
 def _unexplained(source: str, failures: list[tuple[bool, StripsIntError]]) -> StripsIntError:

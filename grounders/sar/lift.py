@@ -12,6 +12,12 @@ next logged state lifted to facts, so the trace is valid and faithful to the
 log. Fire may spread from any burning neighbour, as the domain allows (the
 simulator's own rule is narrower). The goal is every victim treated; ``meta``
 has the scenario, the roles and appendix D.1's reward (+10 per treated victim).
+
+Attempts (definitions sections 11 and 13): an agent whose logged action changed nothing in its tick but
+would have, alone, from the state the tick began in — a move into a cell that burns or holds debris, an
+interact whose item another agent picked up (or whose partner walked away) earlier in the tick — is
+the ground action it would have taken. A wait, a move into a wall and an interact with nothing to do are
+none.
 """
 
 from __future__ import annotations
@@ -22,12 +28,12 @@ from strips_int.model.domain import Domain
 from strips_int.model.problem import make_problem
 from strips_int.errors import StripsIntError
 from strips_int.model.task import Fact, Problem, format_fact
-from strips_int.model.trace import ActionGrounder, Step, Trace
+from strips_int.model.trace import ActionGrounder, Attempt, Step, Trace
 from strips_int.model.execution import apply
 
 from ..base import check_actions
 from .formats import Log
-from .world import Pos, State, World, act_all
+from .world import DIRECTIONS, INTERACT, Pos, State, World, act, act_all, ahead
 
 #: appendix D.1: every agent receives +10 per victim treated.
 REWARD_PER_VICTIM = 10
@@ -90,10 +96,13 @@ def lift_log(log: Log, domain: Domain) -> Trace:
     grounder = ActionGrounder(domain, problem, log.source)
     symbolic = set(problem.init)
     steps: list[Step] = []
+    attempts: list[Attempt] = []
     for t, joint in enumerate(log.actions):
         where = f"step {t}"
         before, after = log.states[t], log.states[t + 1]
         replayed, atoms = act_all(world, before, joint)
+        attempts += [Attempt(len(attempts) + k, t, grounder.ground(atom, where))
+                     for k, atom in enumerate(_attempts(world, before, joint, atoms))]
         mismatch = _mismatch(world, before, replayed, after, joint)
         if mismatch:
             raise StripsIntError(log.source, where, f"the next state does not follow from the actions: {mismatch}")
@@ -110,7 +119,29 @@ def lift_log(log: Log, domain: Domain) -> Trace:
                                  f"{_fact_difference(symbolic, lifted)}")
     final = log.states[-1]
     meta = {"scenario": log.scenario, "roles": dict(world.roles), "reward": REWARD_PER_VICTIM * len(final.treated)}
-    return Trace(source=log.source, problem=problem, steps=tuple(steps), meta=meta)
+    return Trace(source=log.source, problem=problem, steps=tuple(steps), meta=meta, attempts=tuple(attempts))
+
+
+def _attempts(world: World, before: State, joint: Mapping[str, str], atoms: list[Fact]) -> list[Fact]:
+    """The ground actions the agents that did nothing in a tick chose, in acting order (see the module's
+    docstring): what each would have done alone from ``before``."""
+    acted = {atom[1] for atom in atoms}  # the actor is each SAR action's first argument
+    found = []
+    for name in world.roles:
+        action = joint[name]
+        if name in acted:
+            continue
+        if action in DIRECTIONS:
+            me = before.agents[name]
+            target = ahead(me.pos, action)
+            if world.grid.walkable(target):
+                where = world.grid.locations
+                found.append(("move", name, where[me.pos], where[target]))
+        elif action == INTERACT:
+            _, atom = act(world, before, name, INTERACT)
+            if atom is not None:
+                found.append(atom)
+    return found
 
 
 def _spread_steps(log: Log, where: str, burning: frozenset[Pos], fire: frozenset[Pos]) -> list[Fact]:

@@ -58,6 +58,9 @@ class Finding:
     category: str
     required: bool
     why: str
+    #: What the help saved its receiver (definitions section 14): its actions alone, ``inf`` or ``unknown``;
+    #: None when not asked for.
+    self_help_cost: int | str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, as in ``strips_int.check --json``."""
@@ -72,6 +75,7 @@ class Finding:
             "category": self.category,
             "required": self.required,
             "why": self.why,
+            **({} if self.self_help_cost is None else {"self_help_cost": self.self_help_cost}),
         }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
@@ -10,10 +11,11 @@ from strips_int.errors import ArgumentError, StripsIntError, of_type, printable
 from strips_int.model.domain import Domain, domain_argument
 from strips_int.model.execution import CausalLinks, Run
 from strips_int.model.task import Fact, Problem, format_fact
-from strips_int.model.trace import Step
+from strips_int.model.trace import Attempt, Step
 
+from .blocks import Block, find_blocks
 from .causal import causal_graph, relevant_steps
-from .frames import INTERDEPENDENCE_COLUMNS, agent_rows, dataframe, interdependence_rows
+from .frames import BLOCK_COLUMNS, INTERDEPENDENCE_COLUMNS, agent_rows, block_rows, dataframe, interdependence_rows
 from .interdependence import (
     CATEGORIES,
     CONSTRUCTIVE,
@@ -25,6 +27,7 @@ from .interdependence import (
     classify,
     fact_object,
 )
+from .help_cost import UNKNOWN, self_help_costs
 from .reachability import Reachable
 from .required import Need, interdependence_needs
 from .stepwise import Stepwise
@@ -53,6 +56,12 @@ class Report:
     #: What the domain makes of the counts, said with them (a domain whose agents link only through
     #: negative preconditions can have no interdependence: :attr:`Domain.negative_links_note`).
     notes: tuple[str, ...] = ()
+    #: The trace's attempts (None: its record shows no choices) and their blocks (definitions section 13): no
+    #: other number depends on them.
+    attempts: tuple[Attempt, ...] | None = None
+    blocks: tuple[Block, ...] = ()
+    #: Whether each interdependence carries its self-help cost (definitions section 14).
+    help_cost: bool = False
 
     @functools.cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -84,7 +93,10 @@ class Report:
         type, sub-tasks, triggers, accepted triggers, % triggers, % not accepted, given and received,
         how many of those given and received were required (definitions section 10, every category), and the
         constructive ones given and received with their required part (who helped whom towards the goal:
-        ``given_constructive`` of one agent is Int_cons's share it gave, definitions sections 5 and 10)."""
+        ``given_constructive`` of one agent is Int_cons's share it gave, definitions sections 5 and 10), and the
+        blocks it gave and received (who got in whose way, definitions section 13; None where the trace
+        records no attempts); with self-help costs (definitions section 14), the steps of help received (the
+        sum of its help's integer costs) and how many of its help's costs are unknown (else None)."""
         constructive = [f for f in self.interdependencies if f.category == CONSTRUCTIVE]
         return {
             agent: {
@@ -102,6 +114,13 @@ class Report:
                 "received_constructive": sum(f.receiver.agent == agent for f in constructive),
                 "given_constructive_required": sum(f.required and f.giver.agent == agent for f in constructive),
                 "received_constructive_required": sum(f.required and f.receiver.agent == agent for f in constructive),
+                "blocks_given": None if self.attempts is None else sum(b.giver.agent == agent for b in self.blocks),
+                "blocks_received": None if self.attempts is None else sum(b.attempt.agent == agent
+                                                                          for b in self.blocks),
+                "help_steps_received": sum(f.self_help_cost for f in self.interdependencies if f.receiver.agent == agent
+                                           and isinstance(f.self_help_cost, int)) if self.help_cost else None,
+                "help_unknown_received": sum(f.self_help_cost == UNKNOWN for f in self.interdependencies
+                                             if f.receiver.agent == agent) if self.help_cost else None,
             }
             for agent, agent_type in self.agents.items()
         }
@@ -110,7 +129,7 @@ class Report:
         """The flat rows of one of the report's tables (:mod:`~strips_int.analysis.frames`), no pandas needed.
 
         Parameters:
-            table: ``"interdependencies"`` (one row each) or ``"agents"`` (one row each).
+            table: ``"interdependencies"``, ``"agents"`` or ``"blocks"`` (one row each).
 
         Returns:
             A list of dicts of plain values, the game in ``source``.
@@ -119,14 +138,17 @@ class Report:
             return interdependence_rows(self.source, self.interdependencies)
         if table == "agents":
             return agent_rows(self.source, self.agent_metrics())
+        if table == "blocks":
+            return block_rows(self.source, self.blocks)
         raise ArgumentError("Report.rows", "table", " or ".join(map(repr, TABLES)), table)
 
     def to_frame(self, table: str = "interdependencies") -> pandas.DataFrame:
         """The report's ``table`` as a pandas DataFrame with flat columns (``pip install 'strips_int[pandas]'``).
 
         Parameters:
-            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why) or
-                ``"agents"`` (one row each: :meth:`agent_metrics`).
+            table: ``"interdependencies"`` (one row each: steps, facts, objects, category, required, why,
+                self-help cost), ``"agents"`` (one row each: :meth:`agent_metrics`) or ``"blocks"`` (one row
+                each: giver, blocked attempt, failed facts, collision).
 
         Returns:
             A ``pandas.DataFrame``; many games' is :func:`reports_frame`.
@@ -148,16 +170,18 @@ class Report:
             "counts": self.counts,
             "agents": self.agent_metrics(),
             "interdependencies": [f.to_dict() for f in self.interdependencies],
+            "attempts": None if self.attempts is None else len(self.attempts),
+            "blocks": [b.to_dict() for b in self.blocks],
             **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 
 #: The tables of :meth:`Report.rows`, and the columns of one without rows (every report has agents).
-TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent")}
+TABLES = {"interdependencies": INTERDEPENDENCE_COLUMNS, "agents": ("source", "agent"), "blocks": BLOCK_COLUMNS}
 
 
 def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "interdependencies") -> pandas.DataFrame:
-    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (or agent) of every game,
+    """A pandas DataFrame of many reports' ``table``: one flat row per interdependence (agent, block) of every game,
     the game in column ``source`` (``pip install 'strips_int[pandas]'``).
 
         frame = reports_frame(analyze_games("overcooked", "user-study/"), "agents")
@@ -165,7 +189,7 @@ def reports_frame(reports: Iterable[Report | StripsIntError], table: str = "inte
     Parameters:
         reports: reports, or what :func:`strips_int.analyze_games` yields; an error among them is raised
             (a frame missing a game's rows would pass for the whole study: leave errors out first to skip them).
-        table: ``"interdependencies"`` (the default) or ``"agents"`` (:meth:`Report.rows`).
+        table: ``"interdependencies"`` (the default), ``"agents"`` or ``"blocks"`` (:meth:`Report.rows`).
 
     Returns:
         A ``pandas.DataFrame`` with flat columns (text, numbers, booleans).
@@ -191,21 +215,24 @@ def findings(steps: Sequence[Step], inters: Sequence[Interdependence], verdicts:
     )
 
 
-def analyze_run(domain: Domain, run: Run) -> Report:
-    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7 and 10,
-    its steps fed in order to the one step-by-step analysis (:class:`~strips_int.analysis.stepwise.Stepwise`).
+def analyze_run(domain: Domain, run: Run, help_cost: bool = False) -> Report:
+    """The report of an executed trace (:func:`~strips_int.model.execution.execute`): definitions sections 3-7,
+    10 and 13, its steps fed in order to the one step-by-step analysis
+    (:class:`~strips_int.analysis.stepwise.Stepwise`); with ``help_cost``, each interdependence's self-help
+    cost too (definitions section 14).
 
     Reading games from files is the batch layer's (:func:`strips_int.analyze`, :func:`strips_int.analyze_games`).
     """
     domain_argument("analyze_run", domain)
     of_type("analyze_run", "run", run, Run, "a Run (strips_int.execute)")
+    of_type("analyze_run", "help_cost", help_cost, bool, "True or False")
     trace = run.trace
     analysis = Stepwise(domain, trace.problem, trace.source)
     analysis.feed(trace.steps, run.links.achievers, run.new_facts)
-    return report_of(analysis, run)
+    return report_of(analysis, run, help_cost=help_cost)
 
 
-def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) -> Report:
+def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None, help_cost: bool = False) -> Report:
     """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
     what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
     here, once, from what the steps said. ``reachable``: the exploration of the run's problem, when it is not
@@ -215,6 +242,11 @@ def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) 
     inters = analysis.interdependences
     relevant = relevant_steps(links, views)
     verdicts = classify(inters, run, relevant, analysis.agents, domain.position_predicates, views)
+    found = findings(trace.steps, inters, verdicts, interdependence_needs(
+        domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters]))
+    if help_cost:
+        found = tuple(dataclasses.replace(f, self_help_cost=c)
+                      for f, c in zip(found, self_help_costs(domain, trace.problem, reachable, found), strict=True))
     return Report(
         source=trace.source,
         domain=domain.name,
@@ -225,10 +257,12 @@ def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None) 
         goal=trace.problem.goal,
         achieved=run.goal_achieved,
         links=links,
-        interdependencies=findings(trace.steps, inters, verdicts, interdependence_needs(
-            domain, trace.problem, reachable, inters, [trace.steps[i.receiver].agent for i in inters])),
+        interdependencies=found,
         tasks=analysis.tasks.tasks(inters),
         notes=(domain.negative_links_note,) if domain.negative_links_note else (),
+        attempts=trace.attempts,
+        blocks=find_blocks(trace.problem.init, trace.steps, trace.attempts or ()),
+        help_cost=help_cost,
     )
 
 
@@ -276,8 +310,26 @@ def format_text(report: Report) -> str:
             f"{_pct(row['pct_triggers']):>5}  {_pct(row['pct_not_accepted']):>8}  {row['given']:>5}  {row['received']:>8}"
             f"  {row['given_required']:>9}  {row['received_required']:>12}"
         )
+    if report.help_cost:
+        lines.append("  steps of help received (self-help cost, inf and unknown left out): " + "; ".join(
+            f"{a} {row['help_steps_received']}" + (f" ({row['help_unknown_received']} unknown)"
+                                                   if row["help_unknown_received"] else "")
+            for a, row in data["agents"].items()))
     lines += [f"  {format_interdependence(item)}" for item in data["interdependencies"]]
+    if report.attempts is not None:  # a trace that records no choices says nothing of blocks (definitions section 13)
+        lines.append(f"  blocks: {len(report.blocks)} on {len(report.attempts)} attempts; " + "; ".join(
+            f"{a} gave {row['blocks_given']}, received {row['blocks_received']}" for a, row in data["agents"].items()))
+        lines += [f"  {format_block(item)}" for item in data["blocks"]]
     return "\n".join(lines)
+
+
+def format_block(item: Mapping[str, Any]) -> str:
+    """One block of :meth:`Report.to_dict` as a line of text."""
+    giver, attempt = item["giver"], item["attempt"]
+    given = f"attempt {giver['attempt']}" if "attempt" in giver else f"step {giver['step']}"
+    return (f"block: {given} (t={giver['t']}) {giver['agent']} -> attempt {attempt['attempt']} (t={attempt['t']}) "
+            f"{attempt['agent']}: {giver['action']} => {attempt['action']}; failed {' '.join(item['facts'])}"
+            + ("; collision" if item["collision"] else ""))
 
 
 def format_interdependence(item: Mapping[str, Any]) -> str:
@@ -287,4 +339,5 @@ def format_interdependence(item: Mapping[str, Any]) -> str:
         f"step {giver['index']} (t={giver['t']}) {giver['agent']} -> step {receiver['index']} "
         f"(t={receiver['t']}) {receiver['agent']}: {giver['action']} => {receiver['action']}; "
         f"objects {', '.join(item['objects'])}; {item['category']}: {item['why']}"
+        + (f"; self-help cost {item['self_help_cost']}" if "self_help_cost" in item else "")
     )

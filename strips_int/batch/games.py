@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from strips_int.analysis.report import Report, analyze_run
-from strips_int.errors import StripsIntError, brief, guarded, path_argument
+from strips_int.errors import StripsIntError, brief, guarded, of_type, path_argument
 from strips_int.model.domain import Domain, as_domain
 from strips_int.model.execution import Run, execute
 from strips_int.model.problem import load_problem, problem_argument
@@ -158,11 +158,12 @@ def folder_error(path: Path) -> str | None:
     return None
 
 
-def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **options: Any
+def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, help_cost: bool = False, **options: Any
                  ) -> Iterator[Report | StripsIntError]:
     """Each game in one file analysed, or the error that stopped it: the one way from a path to reports,
-    which every command and :func:`analyze_games` take. ``problem`` overrides a trace's own; ``options``
-    are grounder options. Any exception of the analysis is the game's internal error at ``analysis``."""
+    which every command and :func:`analyze_games` take. ``problem`` overrides a trace's own; ``help_cost``
+    adds each interdependence's self-help cost (definitions section 14); ``options`` are grounder options.
+    Any exception of the analysis is the game's internal error at ``analysis``."""
     for result in read_file(path, domain, problem, **options):
         if isinstance(result, StripsIntError):
             yield result
@@ -172,7 +173,8 @@ def analyze_file(domain: Domain, path: Path, problem: Problem | None = None, **o
                                  "not a trace")
             continue
         try:
-            yield guarded(result.source, "analysis", lambda: analyze_run(domain, execute(result, domain.cache)))
+            yield guarded(result.source, "analysis",
+                          lambda: analyze_run(domain, execute(result, domain.cache), help_cost))
         except StripsIntError as exc:
             yield exc
 
@@ -195,34 +197,38 @@ def analyze_games(domain: Domain | str | Path, *paths: str | Path, **options: An
 
 
 def analyze(domain: Domain | str | Path, game: Trace | Run | str | Path, problem: Problem | str | Path | None = None,
-            **options: Any) -> Report:
+            help_cost: bool = False, **options: Any) -> Report:
     """The report of one game: a trace or run in memory, or a file holding exactly one game (a strips-int
     trace or a raw game a grounder recognizes, with grounder ``options`` such as ``layout``).
 
     ``domain`` may be loaded, a path, or a domain's name (packaged, ``"overcooked"``, or an installed
     grounder's: :func:`named_domain`);
-    ``problem`` overrides the one a trace names. A file with several games is refused (use
-    :func:`analyze_games`). Raises :class:`~strips_int.errors.StripsIntError` on bad input.
+    ``problem`` overrides the one a trace names; ``help_cost`` adds each interdependence's self-help cost
+    (definitions section 14). A file with several games is refused (use :func:`analyze_games`). Raises
+    :class:`~strips_int.errors.StripsIntError` on bad input.
 
     Parameters:
         domain: a loaded domain, a PDDL path, or a packaged domain's name.
         game: a trace or an executed run in memory, or a file holding one game.
         problem: the problem to use instead of the one a trace names.
+        help_cost: whether to add each interdependence's self-help cost (definitions section 14).
         **options: grounder options by name (``layout``, ``roles``, ``grid``, ...).
 
     Returns:
-        The game's report: interdependencies, categories, triggers, required help.
+        The game's report: interdependencies, categories, triggers, required help, blocks (and self-help
+        costs with ``help_cost``).
     """
     domain = named_domain(domain, "analyze")
+    help_cost = of_type("analyze", "help_cost", help_cost, bool, "True or False")
     if isinstance(game, Run):
-        return analyze_run(domain, game)
+        return analyze_run(domain, game, help_cost)
     if isinstance(game, Trace):
-        return analyze_run(domain, execute(game, domain.cache))
+        return analyze_run(domain, execute(game, domain.cache), help_cost)
     game = path_argument("analyze", "game", game, "a Trace, a Run or a game file's path")
     problem = problem_argument("analyze", problem)
     if isinstance(problem, Path):
         problem = load_problem(domain, problem)
-    results = list(itertools.islice(analyze_file(domain, Path(game), problem, **options), 2))
+    results = list(itertools.islice(analyze_file(domain, Path(game), problem, help_cost, **options), 2))
     if len(results) != 1:
         raise StripsIntError(str(game), None, "holds no game" if not results else
                              "holds several games: read them with strips_int.analyze_games")

@@ -16,11 +16,16 @@ from strips_int.model.domain import Domain
 from .games import analyze_file
 
 Row = dict[str, Any]
+#: The agent metrics (:meth:`Report.agent_metrics`) a game may not have: blocks where it records no attempts,
+#: self-help costs where they were not asked for; such a game has no cell for them.
+OPTIONAL_METRICS = ("blocks_given", "blocks_received", "help_steps_received", "help_unknown_received")
 
 
 def game_row(report: Report) -> Row:
     """One row of ``games.csv``: group keys from ``meta``, reward, counts and each role's agent metrics (by
-    agent where several agents share a role, as both players of human-human data do)."""
+    agent where several agents share a role, as both players of human-human data do); attempts, blocks and
+    each role's blocks only for a game whose record shows its agents' choices (else they are unknown, not 0),
+    each role's steps of help received only with self-help costs."""
     meta = report.meta
     roles = meta.get("roles") or {}
     row: Row = {"source": report.source, "folder": Path(report.source).parent.name}
@@ -29,11 +34,14 @@ def game_row(report: Report) -> Row:
     row["steps"] = len(report.steps)
     row["goal_facts"], row["goal_achieved"] = len(report.goal), len(report.achieved)
     row.update(report.counts)
+    if report.attempts is not None:  # blocks where the record shows the agents' choices (definitions section 13)
+        row["attempts"], row["blocks"] = len(report.attempts), len(report.blocks)
     shared = {role for role in roles.values() if list(roles.values()).count(role) > 1}
     for agent, metrics in report.agent_metrics().items():
         role = roles.get(agent, agent)
         prefix = agent if role in shared else role  # two humans: each by its agent, so neither hides the other
-        row.update({f"{prefix}_{name}": value for name, value in metrics.items() if name != "type"})
+        row.update({f"{prefix}_{name}": value for name, value in metrics.items()
+                    if name != "type" and not (value is None and name in OPTIONAL_METRICS)})
     row["error"] = ""
     return row
 

@@ -5,7 +5,9 @@ row per group, each cell ``mean [95 % CI]``; ``summary.tex`` is the same as
 tables a two-column paper takes as they are (:func:`paper_tables`). The
 metrics are reward, Int_cons (and its required and optional parts, definitions
 section 10), Int_non-cons, each role's help given and received (constructive,
-and its required part: who helped whom) and each role's trigger percentages.
+and its required part: who helped whom), each role's trigger percentages and, where games record
+attempts, each role's blocks given and received (definitions section 13) and, with self-help costs, each
+role's steps of help received (section 14).
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ from .tables import TEXT_WIDTH, PaperTable, Tex, tex, write_paper_tex, write_tab
 #: The metrics of the summary tables, with the names papers use.
 METRIC_NAMES = {"reward": "reward", "constructive": "Int_cons", "constructive_required": "Int_cons,req",
                 "constructive_optional": "Int_cons,opt", "non_constructive": "Int_non-cons"}
-#: Each role's help (Report.agent_metrics): constructive interdependences given and received, and their required part.
+#: Each role's help (Report.agent_metrics): constructive interdependencies given and received, and their required part.
 HELP_METRICS = {"given_constructive": "given", "given_constructive_required": "given req.",
                 "received_constructive": "received", "received_constructive_required": "received req."}
 TRIGGER_METRICS = {"pct_triggers": "%trig", "pct_not_accepted": "%not-acc"}
-ROLE_METRICS = (*HELP_METRICS, *TRIGGER_METRICS)
+#: Each role's blocks given and received (definitions section 13), where games record attempts.
+BLOCK_METRICS = {"blocks_given": "blocks given", "blocks_received": "blocks received"}
+#: Each role's steps of help received (definitions section 14), where self-help costs were asked for.
+COST_METRICS = {"help_steps_received": "steps of help received"}
+ROLE_METRICS = (*HELP_METRICS, *TRIGGER_METRICS, *BLOCK_METRICS, *COST_METRICS)
 #: The headers of ``summary.tex``, in LaTeX (subscripts as papers write them).
 TEX_NAMES = {"reward": "reward", "constructive": Tex(r"Int\textsubscript{cons}"),
              "constructive_required": Tex(r"Int\textsubscript{cons,req}"),
@@ -46,11 +52,12 @@ def role_metric(column: str) -> tuple[str, str] | None:
 
 def summary_metrics(columns: Sequence[str]) -> list[str]:
     """Reward, Int_cons, Int_cons,req, Int_cons,opt, Int_non-cons, then each role's help given and received,
-    then each role's trigger percentages (roles in the order of ``columns``)."""
+    each role's trigger percentages, then each role's blocks given and received and steps of help received
+    (roles in the order of ``columns``)."""
     roles = list(dict.fromkeys(found[0] for c in columns if (found := role_metric(c))))
     present = set(columns)
     metrics = [m for m in METRIC_NAMES if m in present]
-    for kind in (HELP_METRICS, TRIGGER_METRICS):
+    for kind in (HELP_METRICS, TRIGGER_METRICS, BLOCK_METRICS, COST_METRICS):
         metrics += [f"{role}_{m}" for role in roles for m in kind if f"{role}_{m}" in present]
     return metrics
 
@@ -78,6 +85,8 @@ def metric_label(metric: str) -> str:
     role, what = role_metric(metric) or ("", metric)
     if what in TRIGGER_METRICS:
         return f"%{role} {'trig' if what == 'pct_triggers' else 'not-acc'}"
+    if what in BLOCK_METRICS or what in COST_METRICS:
+        return f"{role} {BLOCK_METRICS.get(what) or COST_METRICS[what]}"
     way, _, part = what.partition("_constructive")
     return f"{role} {way} Int_cons{',req' if part else ''}"
 
@@ -96,9 +105,9 @@ def write_summaries(out: Path, keys: Sequence[str], metrics: Sequence[str], tabl
         return text if s.n == games else f"{text} (n={s.n})"
 
     pair = _mirrored(_help_metrics(metrics), _roles(metrics), table)
-    shown = _directed(metrics, pair) if pair else metrics
-    header = [*keys, "games", *(_direction(m, pair) if pair and m in _help_metrics(metrics) else metric_label(m)
-                                for m in shown)]
+    directed = _directed(metrics, pair, table)
+    shown = [m for m in metrics if m not in directed or not directed[m]]
+    header = [*keys, "games", *(_direction(m, pair) if m in directed else metric_label(m) for m in shown)]
     body = []
     for group, cells in table.items():
         games = _games(cells)
@@ -157,16 +166,28 @@ def _help_metrics(metrics: Sequence[str]) -> list[str]:
     return [m for m, (_, what) in _roles(metrics).items() if what in HELP_METRICS]
 
 
-def _directed(metrics: Sequence[str], pair: tuple[str, str]) -> list[str]:
-    """``metrics`` without the help the two mirrored roles received (the other's given, cell for cell)."""
+def _directed(metrics: Sequence[str], pair: tuple[str, str] | None, table: Groups) -> dict[str, bool]:
+    """The metrics of the two mirrored roles ``pair`` that a table shows by direction: each one's help given
+    (False: shown) and received (True: left out, the other's given cell for cell); likewise their blocks
+    (definitions section 13) where each one's received are the other's given in every group."""
+    if pair is None:
+        return {}
     roles = _roles(metrics)
-    return [m for m in metrics if not (m in roles and roles[m][0] in pair and roles[m][1].startswith("received_"))]
+    directed = {m: roles[m][1].startswith("received_") for m in _help_metrics(metrics) if roles[m][0] in pair}
+    given, received = (tuple(f"{x}_blocks_{way}" for x in pair) for way in ("given", "received"))
+    if all(m in metrics for m in given + received) and all(
+            _same(cells[x], cells[y]) for cells in table.values() for x, y in zip(received, given[::-1])):
+        directed.update({**dict.fromkeys(given, False), **dict.fromkeys(received, True)})
+    return directed
 
 
 def _direction(metric: str, pair: tuple[str, str]) -> str:
-    """``human→ai Int_cons`` for ``human_given_constructive`` of the mirrored roles ``pair``."""
+    """``human→ai Int_cons`` for ``human_given_constructive`` of the mirrored roles ``pair`` (``human→ai
+    blocks`` for ``human_blocks_given``)."""
     role, what = _roles([metric])[metric]
     other = pair[1] if role == pair[0] else pair[0]
+    if what in BLOCK_METRICS:
+        return f"{role}→{other} blocks"
     return f"{role}→{other} Int_cons{',req' if what.endswith('_required') else ''}"
 
 
@@ -192,7 +213,7 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
     help_metrics = _help_metrics(metrics)
     pair = _mirrored(help_metrics, roles, table)
     if pair:
-        help_columns = [(Tex(rf"{tex(a)}$\to${tex(b)}"), f"{a}_{m}", name) for a, b in (pair, pair[::-1])
+        help_columns = [(_arrow(a, pair), f"{a}_{m}", name) for a, b in (pair, pair[::-1])
                         for m, name in (("given_constructive", TEX_NAMES["constructive"]),
                                         ("given_constructive_required", "req."))]
         help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies per game that one role gave "
@@ -201,6 +222,18 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
         help_columns = [(roles[m][0], m, HELP_METRICS[roles[m][1]]) for m in help_metrics]
         help_caption = (rf"Who helped whom, by {by}: the constructive interdependencies each role gave and received "
                         r"per game, and the required part of each (req.).")
+    directed = _directed(metrics, pair, table)
+    block_columns = [(_arrow(roles[m][0], pair), m, "blocks") if pair and m in directed else
+                     (roles[m][0], m, BLOCK_METRICS[roles[m][1]].split()[1] if roles[m][1] in BLOCK_METRICS
+                      else "help steps")
+                     for m in metrics if m in roles and (roles[m][1] in BLOCK_METRICS or roles[m][1] in COST_METRICS)
+                     and not directed.get(m)]
+    block_caption = (rf"Blocks and help's worth, by {by}: " + (
+        r"the attempts of one role the other made fail per game (A$\to$B: A gave, B received)"
+        if any(m in directed for m in metrics if m in roles and roles[m][1] in BLOCK_METRICS) else
+        "the attempts of partners each role made fail per game (given), its own attempts partners made fail "
+        "(received)") + r" and, where asked, the steps of help each role received (the sum of its help's self-help "
+        r"costs).")
     subjects = (
         ([("", m, TEX_NAMES[m]) for m in metrics if m in METRIC_NAMES], "summary-interdependencies",
          rf"Task reward and interdependencies per game, by {by}. Int\textsubscript{{cons}} = "
@@ -211,6 +244,7 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
           if m in roles and roles[m][1] in TRIGGER_METRICS], "summary-triggers",
          rf"Triggers, by {by}: the percentage of each role's sub-tasks that were triggers (\%trig) and of its "
          r"triggers no partner accepted (\%not-acc)."),
+        (block_columns, "summary-blocks", block_caption),
     )
     tables = []
     for columns, label, caption in subjects:
@@ -226,6 +260,11 @@ def paper_tables(keys: Sequence[str], metrics: Sequence[str], table: Groups) -> 
             tables.append(_paper_table(keys, part, table, caption + suffix,
                                        f"tab:{label}" + (f"-{k}" if len(parts) > 1 else "")))
     return tables
+
+
+def _arrow(role: str, pair: tuple[str, str]) -> Tex:
+    """The upper header over what ``role`` of the mirrored ``pair`` gave the other (human, an arrow, ai)."""
+    return Tex(rf"{tex(role)}$\to${tex(pair[1] if role == pair[0] else pair[0])}")
 
 
 def _mirrored(metrics: Sequence[str], roles: Mapping[str, tuple[str, str]], table: Groups) -> tuple[str, str] | None:

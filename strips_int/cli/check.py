@@ -18,8 +18,8 @@ from typing import Sequence
 from strips_int.errors import StripsIntError, guarded
 from strips_int.files import output_file
 
-from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options, swapped_arguments)
+from .contract import (Parser, add_domain_argument, add_grounder_options, add_help_cost_option, add_pragma_options,
+                       command, domain_of, fail, grounder_options, swapped_arguments)
 
 
 def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentParser:
@@ -42,6 +42,7 @@ def build_parser(prog: str = "python -m strips_int.check") -> argparse.ArgumentP
                         "OUT.graphml, or a folder with several traces (folders are created)")
     parser.add_argument("--html", type=Path, metavar="OUT", help="write each trace's self-contained HTML report: "
                         "OUT.html, or a folder with several traces (folders are created)")
+    add_help_cost_option(parser)
     add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
             print(f"error: {path}: a folder; check reads game files, evaluate a folder of them "
                   f"({evaluate} {args.domain} {path} --out DIR)", file=sys.stderr, flush=True)
             continue
-        for report in analyze_file(domain, path, problem, **options):
+        for report in analyze_file(domain, path, problem, args.help_cost, **options):
             try:
                 if isinstance(report, StripsIntError):
                     raise report

@@ -221,6 +221,14 @@ PRAGMA_OPTIONS = {
 }
 
 
+def add_help_cost_option(parser: argparse.ArgumentParser) -> None:
+    """``--help-cost``: each interdependence's self-help cost too (definitions section 14), a search that costs
+    more than the rest of the analysis (docs/speed.md)."""
+    parser.add_argument("--help-cost", action="store_true",
+                        help="also each interdependence's self-help cost: the receiver's own actions in a cheapest "
+                        "plan alone (a number, inf or unknown); slower")
+
+
 def add_pragma_options(parser: argparse.ArgumentParser) -> None:
     """``--agent-types T...`` and the other pragmas' options, which reach ``load_domain`` (:func:`domain_of`)."""
     for key, (metavar, text) in PRAGMA_OPTIONS.items():

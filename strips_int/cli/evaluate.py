@@ -20,8 +20,8 @@ from typing import Any, Sequence
 
 from strips_int.errors import printable
 
-from .contract import (Parser, add_domain_argument, add_grounder_options, add_pragma_options, command, domain_of, fail,
-                       grounder_options, out_folder, pragmas, whole)
+from .contract import (Parser, add_domain_argument, add_grounder_options, add_help_cost_option, add_pragma_options,
+                       command, domain_of, fail, grounder_options, out_folder, pragmas, whole)
 
 
 def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.ArgumentParser:
@@ -58,6 +58,7 @@ def build_parser(prog: str = "python -m strips_int.evaluate") -> argparse.Argume
     parser.add_argument("--overwrite", action="store_true",
                         help="write into --out even when it holds another study (replaced) or files no run "
                         "wrote (left beside the tables); by default such a folder is refused")
+    add_help_cost_option(parser)
     add_pragma_options(parser)
     add_grounder_options(parser, "read")
     return parser
@@ -158,6 +159,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ev
         if not files:
             raise StripsIntError(" ".join(map(str, args.paths)), None, f"no game files ({', '.join(GAME_SUFFIXES)})")
         chosen = args.group_by is not None  # a key of the user's that no game has is an error; a default one not
+        options = {**options, **({"help_cost": True} if args.help_cost else {})}
         study = Study(domain, tuple(files), options, tuple(args.group_by or Study.group_by),
                       args.resamples, args.seed, parse_shard(args.shard), pragmas(args), problem, chosen)
         check_options(study.files, study.options)

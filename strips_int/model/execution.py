@@ -65,10 +65,11 @@ def apply(state: set[Fact], action: GroundAction) -> str | None:
     return None
 
 
-class _FactIds:
+class FactIds:
     """Small integers for facts: :func:`execute` keeps its state and causal links by int, not by
-    re-hashing tuples. Kept in the domain's cache and shared by its traces; a new one (and with it new
-    compiled actions, since each is kept under its table) past ``_MAX_FACT_IDS``."""
+    re-hashing tuples (self-help cost's search keeps its states so too). Kept in the domain's cache and
+    shared by its traces; a new one (and with it new compiled actions, since each is kept under its table)
+    past ``_MAX_FACT_IDS``."""
 
     def __init__(self) -> None:
         self.table: dict[Fact, int] = {}
@@ -114,7 +115,7 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
     of_type("execute", "trace", trace, Trace, "a Trace (strips_int.load_trace, or a grounder's)")
     of_type("execute", "cache", cache, (Cache, type(None)), "None or a domain's cache (Domain.cache)")
     if cache is None:
-        ids = _FactIds()
+        ids = FactIds()
         try:
             return _execute(trace, ids)
         finally:  # compiled actions are kept in their memos under ``ids``: drop them with it
@@ -123,16 +124,16 @@ def execute(trace: Trace, cache: Cache | None = None) -> Run:
     return _execute(trace, fact_ids(cache))
 
 
-def fact_ids(cache: Cache) -> _FactIds:
+def fact_ids(cache: Cache) -> FactIds:
     """The fact ids kept in a domain's cache (new ones past ``_MAX_FACT_IDS``)."""
-    ids = cache.value(_FACT_IDS, _FactIds)
+    ids = cache.value(_FACT_IDS, FactIds)
     if len(ids.table) > _MAX_FACT_IDS:
         cache.forget(_FACT_IDS)
-        ids = cache.value(_FACT_IDS, _FactIds)
+        ids = cache.value(_FACT_IDS, FactIds)
     return ids
 
 
-def _execute(trace: Trace, ids: _FactIds) -> Run:
+def _execute(trace: Trace, ids: FactIds) -> Run:
     execution = Execution(trace.problem, ids)
     apply_next = execution.apply
     for step in trace.steps:
@@ -147,7 +148,7 @@ class Execution:
     kept by its id (section 3): the one pass of :func:`execute`, and of an analysis fed one step at a time
     (:mod:`strips_int.online`). ``achievers`` and ``new_facts`` grow by one entry per step applied."""
 
-    def __init__(self, problem: Problem, ids: _FactIds) -> None:
+    def __init__(self, problem: Problem, ids: FactIds) -> None:
         self.problem = problem
         self.ids = ids
         self.state = set(ids.ids(problem.init))

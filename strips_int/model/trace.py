@@ -1,4 +1,4 @@
-"""Traces (``strips-int-trace/1``): reading them and grounding their steps (definitions section 1).
+"""Traces (``strips-int-trace/1``): reading them and grounding their steps and attempts (definitions section 1).
 
 Executing a trace is :func:`strips_int.model.execution.execute`.
 
@@ -50,9 +50,27 @@ class Step(NamedTuple):
         return tuple(map(tuple.__new__, itertools.repeat(cls), zip(itertools.count(), times, actions)))
 
 
+class Attempt(NamedTuple):
+    """An action an agent chose that did not happen (definitions section 13): its position in the trace's
+    ``attempts``, environment time and ground action. Never executed."""
+
+    index: int
+    t: int
+    action: GroundAction
+
+    @property
+    def agent(self) -> str:
+        """The agent that chose it (an attempt is always an agent's)."""
+        return self.action.actor or ""
+
+    def describe(self) -> str:
+        """``attempt 2 (t=7, agent player1)``, the way errors and reports name an attempt."""
+        return f"attempt {self.index} (t={self.t}, agent {self.agent})"
+
+
 @dataclass(frozen=True)
 class Trace:
-    """A problem and the ground steps taken from its initial state."""
+    """A problem, the ground steps taken from its initial state and the attempts that did not happen."""
 
     source: str
     problem: Problem
@@ -60,15 +78,18 @@ class Trace:
     meta: Mapping[str, Any] = field(default_factory=dict)
     #: The file line of each step, for a plan file (:mod:`.plan`), so that its errors name the line.
     lines: tuple[int, ...] = ()
+    #: The actions agents chose that did not happen (definitions section 13), in time order; not executed.
+    #: None when the record shows no choices (a plan, a trace without ``attempts``): blocks are then unknown.
+    attempts: tuple[Attempt, ...] | None = None
 
     def place(self, step: Step) -> str:
         """How an error names ``step``: ``step 3 (t=4, agent nurse1)``, after its line in a plan file."""
         return step.describe() if not self.lines else f"line {self.lines[step.index]}, {step.describe()}"
 
 
-def step_label(index: int, t: object, agent: str | None) -> str:
-    """How an error names a step before its action is known to be well-formed."""
-    return f"step {index} (t={t}, agent {agent})" if agent else f"step {index} (t={t})"
+def step_label(index: int, t: object, agent: str | None, kind: str = "step") -> str:
+    """How an error names a step (or an attempt: ``kind``) before its action is known to be well-formed."""
+    return f"{kind} {index} (t={t}, agent {agent})" if agent else f"{kind} {index} (t={t})"
 
 
 class ActionGrounder:
@@ -146,7 +167,12 @@ def trace_from_dict(
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
         raise StripsIntError(source, "steps", f"must be a list of {{\"t\", \"agent\", \"action\"}}, found {brief(raw_steps)}")
-    return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta)
+    raw_attempts = data.get("attempts")
+    if raw_attempts is not None and not isinstance(raw_attempts, list):
+        raise StripsIntError(source, "attempts", f"must be a list of {{\"t\", \"agent\", \"action\"}}, "
+                             f"found {brief(raw_attempts)}")
+    return Trace(source=source, problem=problem, steps=parse_steps(raw_steps, domain, problem, source), meta=meta,
+                 attempts=None if raw_attempts is None else parse_attempts(raw_attempts, domain, problem, source))
 
 
 #: The longest problem path a trace may give (Linux's PATH_MAX).
@@ -175,32 +201,55 @@ def _resolve_problem(domain: Domain, spec: Any, source: str, base: Path) -> Prob
 def parse_steps(raw_steps: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Step, ...]:
     """Ground the JSON steps, checking time order, agents, objects and arities."""
     grounder = ActionGrounder(domain, problem, source)
-    steps = []
+    return tuple(Step(index, t, action) for index, t, action in _entries(raw_steps, grounder, "step"))
+
+
+def parse_attempts(raw_attempts: Sequence[Any], domain: Domain, problem: Problem, source: str) -> tuple[Attempt, ...]:
+    """Ground the JSON attempts (definitions section 13) as the steps are, each an agent's action (an
+    environment action is refused: only agents choose); they are checked, never executed."""
+    grounder = ActionGrounder(domain, problem, source)
+    attempts = []
+    for index, t, action in _entries(raw_attempts, grounder, "attempt"):
+        if action.actor is None:
+            raise StripsIntError(source, step_label(index, t, None, "attempt"),
+                                 f"{action} is an environment action: an attempt is an agent's action")
+        attempts.append(Attempt(index, t, action))
+    return tuple(attempts)
+
+
+def _entries(raw: Sequence[Any], grounder: ActionGrounder, kind: str) -> list[tuple[int, int, GroundAction]]:
+    """Each JSON step or attempt (``kind``) as its index, ``t`` and ground action, checking time order,
+    agents, objects and arities; an error names the file and the entry (``step 3 (t=4, agent nurse1)``)."""
+    source = grounder.source
+    found = []
     last_t = None
-    for index, raw in enumerate(raw_steps):
-        if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
-            raise StripsIntError(source, f"step {index}", 'a step is {"t": int, "agent": name, "action": "(name args)"}'
-                                 + (f", found {brief(raw)}" if not isinstance(raw, dict) else
-                                    f"; its action is {brief(raw.get('action'))}"))
-        t = raw.get("t", index)
+    for index, entry in enumerate(raw):
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
+            raise StripsIntError(source, f"{kind} {index}", f'a{"n" if kind == "attempt" else ""} {kind} is '
+                                 '{"t": int, "agent": name, "action": "(name args)"}'
+                                 + (f", found {brief(entry)}" if not isinstance(entry, dict) else
+                                    f"; its action is {brief(entry.get('action'))}"))
+        t = entry.get("t", index)
         if not isinstance(t, int) or isinstance(t, bool) or t < 0:
-            raise StripsIntError(source, f"step {index}", f"t must be a whole number >= 0, found {brief(t)}")
-        agent = raw.get("agent")
+            raise StripsIntError(source, f"{kind} {index}", f"t must be a whole number >= 0, found {brief(t)}")
+        agent = entry.get("agent")
         if agent is not None and (not isinstance(agent, str) or not agent or len(agent) > MAX_ATOM_CHARS):
-            raise StripsIntError(source, f"step {index} (t={t})", f"agent must be a name, found {brief(agent)}")
+            raise StripsIntError(source, f"{kind} {index} (t={t})", f"agent must be a name, found {brief(agent)}")
         if agent is not None:
             agent = agent.lower()
-        where = step_label(index, t, agent)
-        action = grounder.ground(read_atom(raw["action"], source, where), where)
+        where = step_label(index, t, agent, kind)
+        action = grounder.ground(read_atom(entry["action"], source, where), where)
         if action.actor is None and agent is not None:
-            raise StripsIntError(source, where, f"{action} is an environment action, but the step names agent {agent}")
+            raise StripsIntError(source, where,
+                                 f"{action} is an environment action, but the {kind} names agent {agent}")
         if agent is not None and agent != action.actor:
             raise StripsIntError(source, where, f"agent {agent} is not the actor of {action} (its actor is {action.actor})")
-        step = Step(index=index, t=t, action=action)
         if last_t is not None and t < last_t:
-            raise StripsIntError(source, step.describe(), f"t goes back in time (previous step has t={last_t})")
+            who = f"agent {action.actor}" if action.actor else "environment"
+            raise StripsIntError(source, f"{kind} {index} (t={t}, {who})",
+                                 f"t goes back in time (previous {kind} has t={last_t})")
         last_t = t
-        steps.append(step)
-    return tuple(steps)
+        found.append((index, t, action))
+    return found
 
 
