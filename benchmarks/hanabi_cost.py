@@ -5,7 +5,8 @@
 Each round reads and analyses every game once, from cold caches (every game has
 its own deck, so nothing is shared between games in a real run either); the
 figures are each game's median over the rounds, summarized per number of
-players (median, min-max over the games), in CPU ms of this process.
+players (median, min-max over the games), in CPU ms of this process; then the CPU per turn (an
+agent step: read and analysed), median and min-max over the files.
 """
 
 from __future__ import annotations
@@ -39,19 +40,25 @@ def main() -> None:
     files, _ = game_files(args.paths)
     times: dict[str, list[tuple[float, float]]] = defaultdict(list)
     players: dict[str, int] = {}
+    turns: dict[str, int] = {}  # agent steps (turns) of each file, over all rounds
+    in_file: dict[str, int] = {}  # games in each file
     for _ in range(args.rounds):
         for path in files:
             domain.cache.clear()
             start = time.process_time()
             results = list(read_input(path, domain))
             read = time.process_time()
+            in_file[str(path)] = len(results)
             for result in results:
                 if isinstance(result, StripsIntError):
                     raise SystemExit(f"error: {result}")
                 analyze(domain, result)
                 players[result.source] = result.meta["num_players"]
+                turns[str(path)] = turns.get(str(path), 0) + sum(step.agent is not None for step in result.steps)
             done = time.process_time()
             times[str(path)].append(((read - start) / len(results), (done - read) / len(results)))
+    per_turn = [1e6 * statistics.median(r + a for r, a in rounds) * in_file[source] / (turns[source] / args.rounds)
+                for source, rounds in times.items()]
     by_count: dict[int, list[tuple[float, float]]] = defaultdict(list)
     for source, rounds in times.items():
         by_count[players[source]].append((statistics.median(r for r, _ in rounds),
@@ -64,6 +71,8 @@ def main() -> None:
             values = [1000 * v for v in values]
             parts.append(f"{label} {statistics.median(values):.1f} ({min(values):.1f}-{max(values):.1f})")
         print(f"{count} players, {len(games)} games: " + ", ".join(parts))
+    print(f"per turn (agent step), read and analysed: {statistics.median(per_turn):.0f} us "
+          f"({min(per_turn):.0f}-{max(per_turn):.0f} over the files)")
 
 
 if __name__ == "__main__":

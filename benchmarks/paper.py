@@ -65,6 +65,15 @@ def child_cpu(command: Sequence[str], cwd: Path = ROOT) -> tuple[float, str]:
     return cpu, output.splitlines()[-1] if output else ""
 
 
+def cached_bytecode() -> tempfile.TemporaryDirectory:
+    """Have the child processes cache their bytecode, as on a usual machine (``PYTHONDONTWRITEBYTECODE``
+    unset), in a temporary ``PYTHONPYCACHEPREFIX`` (returned: it lasts as long as it is referenced)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    pycache = tempfile.TemporaryDirectory()
+    os.environ["PYTHONPYCACHEPREFIX"] = pycache.name
+    return pycache
+
+
 def user_study(data: Path) -> tuple[Path, int] | None:
     """The user-study folder under ``data`` and how many games it holds; None, said on standard error, when
     there is none (a benchmark then has nothing to measure and exits 0)."""
@@ -201,9 +210,7 @@ def main() -> int:
     if not (args.data / "user-study").is_dir() or not (SHARED / "baselines" / "paper-pipeline").is_dir():
         print(f"skipped: needs {args.data / 'user-study'} and {SHARED / 'baselines' / 'paper-pipeline'}")
         return 0
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the children cache bytecode, as on a usual machine
-    pycache = tempfile.TemporaryDirectory()
-    os.environ["PYTHONPYCACHEPREFIX"] = pycache.name
+    pycache = cached_bytecode()
     # and so does this process, whose reading and analysis are timed in place: a module it imports first
     # during a first pass is then loaded from the children's bytecode, not compiled inside the timing
     sys.pycache_prefix, sys.dont_write_bytecode = pycache.name, False

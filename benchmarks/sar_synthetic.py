@@ -25,22 +25,29 @@ from strips_int.model.task import format_fact
 SAR = Path(__file__).resolve().parents[1] / "domains" / "sar.pddl"
 
 
-def synthetic_trace(steps: int, seed: int, rooms: int = 12) -> dict:
-    """A valid random strips-int-trace/1 dict of ``steps`` steps."""
+def synthetic_trace(steps: int, seed: int, rooms: int = 12, agents: int = 4) -> dict:
+    """A valid random strips-int-trace/1 dict of ``steps`` steps by ``agents`` agents (two nurses, a
+    firefighter with an extinguisher and a police officer in every four)."""
     rng = random.Random(seed)
     domain = load_domain(SAR)
     locations = [f"room{i}" for i in range(rooms)]
-    agents = {"nurse1": "nurse", "nurse2": "nurse", "ff1": "firefighter", "police1": "police"}
-    objects = {**{loc: "location" for loc in locations}, **agents,
+    roles, prefixes, numbers = ("nurse", "nurse", "firefighter", "police"), {"firefighter": "ff"}, {}
+    team: dict[str, str] = {}
+    for k in range(agents):
+        role = roles[k % 4]
+        numbers[role] = numbers.get(role, 0) + 1
+        team[f"{prefixes.get(role, role)}{numbers[role]}"] = role
+    extinguishers = {f"ext{k}": name for k, name in enumerate((n for n, r in team.items() if r == "firefighter"), 1)}
+    objects = {**{loc: "location" for loc in locations}, **team,
                **{f"v{i}": "victim" for i in range(rooms)},
-               **{f"kit{i}": "medkit" for i in range(4)}, "ext1": "extinguisher"}
+               **{f"kit{i}": "medkit" for i in range(4)}, **dict.fromkeys(extinguishers, "extinguisher")}
     init = set()
     for i, loc in enumerate(locations):
         nxt = locations[(i + 1) % rooms]
         init |= {("connected", loc, nxt), ("connected", nxt, loc), ("clear", loc), ("fire-free", loc),
                  ("victim-at", f"v{i}", loc)}
-    init |= {("at", a, locations[0]) for a in agents} | {("item-at", f"kit{i}", locations[3 * i]) for i in range(4)}
-    init.add(("has", "ff1", "ext1"))
+    init |= {("at", a, locations[0]) for a in team} | {("item-at", f"kit{i}", locations[3 * i]) for i in range(4)}
+    init |= {("has", holder, ext) for ext, holder in extinguishers.items()}
     problem = make_problem(domain, "ring", objects, init, [("treated", f"v{i}") for i in range(rooms)], "synthetic")
     candidates = relaxed_reachable(domain, problem).actions
     state = set(problem.init)
@@ -52,7 +59,7 @@ def synthetic_trace(steps: int, seed: int, rooms: int = 12) -> dict:
         if fires and rng.random() < 0.02:
             action = rng.choice(fires)
         else:
-            agent = rng.choice(sorted(agents))
+            agent = rng.choice(sorted(team))
             mine = [a for a in applicable if a.actor == agent]
             if not mine:
                 continue

@@ -88,6 +88,15 @@ class Head:
         path = path if isinstance(path, Path) else Path(path)
         return cls(path, regular_file(path), read_head(path, HEAD_BYTES))
 
+    def mentions(self, needle: bytes) -> bool:
+        """Whether ``data`` holds ``needle`` (``needle in data``), decided fast for most files that do not: a
+        byte of it the data lacks says no at the speed of a one-byte search (memchr), about a tenth of a
+        search for several bytes, which every recognizer would otherwise pay on every file it is shown.
+        Its rarest bytes in JSON (:data:`_COMMON`) are looked for first; a byte present is found at its
+        first occurrence."""
+        data = self.data
+        return all(byte in data for byte in _rarest_first(needle)) and needle in data
+
     def whole(self) -> bytes | None:
         """All of the file, or None when it is larger than the input limit or cannot be read (read once)."""
         from strips_int.files import MAX_INPUT_BYTES, read_bytes
@@ -98,6 +107,15 @@ class Head:
             except StripsIntError:
                 self._whole = b""
         return self._whole or None
+
+
+#: Bytes from the most to the least common in recorded games' JSON (those not here are the rarest).
+_COMMON = b'" ,:0123456789.-etaoinsrhldcupmyb[]{}_fgwkvxjqz'
+
+
+def _rarest_first(needle: bytes) -> list[bytes]:
+    """The distinct bytes of ``needle``, each as a one-byte string, the rarest in JSON first."""
+    return [bytes((b,)) for b in sorted(set(needle), key=_COMMON.find)]
 
 
 @dataclass(frozen=True)

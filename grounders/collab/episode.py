@@ -27,8 +27,7 @@ from typing import Any, Mapping
 from strips_int.errors import StripsIntError, brief
 
 from . import capture, escape
-
-FORMAT = "collab-episode/1"
+from .tags import FORMAT
 RULES = "llm-coordination@586733a"
 CAPTURE, ESCAPE = "collab_capture", "collab_escape"
 GAMES = (CAPTURE, ESCAPE)
@@ -112,20 +111,6 @@ class Episode:
     @property
     def outcome(self) -> str:
         return self.turns[-1][3].outcome
-
-
-def game_of(text: str) -> str | None:
-    """The game an episode's first line names, or None when it is no Collab episode; never raises."""
-    from strips_int.files import parse_json
-
-    first = text.split("\n", 1)[0]
-    if FORMAT not in first:
-        return None
-    try:
-        data = parse_json(first, "")  # bounded nesting: a deep first line is no episode, never a RecursionError
-    except StripsIntError:
-        return None
-    return data.get("game") if isinstance(data, dict) and data.get("format") == FORMAT else None
 
 
 def read_episode(path: str | Path) -> Episode:

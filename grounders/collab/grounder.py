@@ -48,8 +48,10 @@ class CollabGrounder(BaseGrounder):
 
     def recognizes(self, head: Head) -> Claim | None:
         """Episodes whose first line names this game in the ``collab-episode/1`` format (a tag)."""
-        from .episode import game_of
+        from .tags import FORMAT, game_of
 
+        if not head.mentions(FORMAT.encode()):  # most files: no need to decode the head
+            return None
         return Claim(GAMES, TAGGED) if game_of(head.data.decode("utf-8", "replace")) == self.name else None
 
     def read(self, path: Path, domain: Domain, **_: Any) -> Iterator[Trace | StripsIntError]:

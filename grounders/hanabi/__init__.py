@@ -67,8 +67,8 @@ class _Hanabi(BaseGrounder):
         return NEEDED_ACTIONS
 
     def recognizes(self, head: Head) -> Kind | None:
-        """Games by a card of the deck (:func:`.game.detect`): the format's keys."""
-        from .game import detect
+        """Games by a card of the deck (:func:`.tags.detect`): the format's keys."""
+        from .tags import detect
 
         return GAMES if detect(head) else None
 

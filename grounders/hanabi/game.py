@@ -19,7 +19,6 @@ and range, and an error names the field (``actions 12 target``).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,6 @@ from typing import Any, Iterator
 from strips_int.errors import StripsIntError, brief
 from strips_int.files import read_json
 
-from ..base import Head
 from .variants import SUPPORTED, Variant, variant
 
 PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, END_GAME, END_GAME_BY_VOTE = range(6)
@@ -39,11 +37,6 @@ MAX_NAME = 100
 #: The most actions read: a game has at most a few hundred (a 60-card deck and 8 tokens allow ~100).
 MAX_ACTIONS = 10_000
 _RULE_CHANGERS = ("allOrNothing", "detrimentalCharacters")
-#: How a hanab.live game shows itself in a file's first bytes: a card of the deck, or one of the game's own keys
-#: that may come before it (an action's ``target``, the game's ``deck`` or ``notes``).
-_CARD_KEY = b'"suitIndex"'
-_CARD = re.compile(rb'"suitIndex"\s*:')
-_GAME_KEY = re.compile(rb'"(?:target|deck|notes)"\s*:')
 
 
 @dataclass(frozen=True)
@@ -70,20 +63,6 @@ class Game:
     deck_plays: bool = False
     speedrun: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
-
-
-def detect(head: Head) -> bool:
-    """Whether the file of ``head`` looks like a hanab.live game (never raises): a ``.json`` file whose head
-    holds a card of the deck, or a key of the game that may come first (an action's ``target``, ``deck``,
-    ``notes``: the format fixes no key order) and, further on (:meth:`~..base.Head.whole`), a card (the
-    reader parses it once)."""
-    if not head.path.name.lower().endswith(".json"):
-        return False
-    if _CARD_KEY in head.data:  # a substring search first: most files are no game, and have neither key
-        return bool(_CARD.search(head.data))
-    # the rest is read only within the input limit: a larger file is refused by its size when read
-    return (bool(_GAME_KEY.search(head.data)) and head.size > len(head.data)
-            and (whole := head.whole()) is not None and bool(_CARD.search(whole)))
 
 
 def read_games(path: Path) -> Iterator[Game | StripsIntError]:

@@ -29,7 +29,7 @@ from typing import Annotated, Any, Iterator, Literal, NamedTuple
 import msgspec
 
 from strips_int.errors import StripsIntError, brief
-from strips_int.files import read_bytes, read_text
+from strips_int.files import collector_paused, read_bytes, read_text
 
 from ..base import Head
 from .layouts import blank_starts, grids_named, known_layouts
@@ -223,7 +223,8 @@ def _episode_file(path: Path, layout: str | None) -> list[Game | StripsIntError]
     """The games of an episode JSON file: the user-study shape through :func:`_typed_episode`, anything else
     (or any fault) through the general :func:`_read_episodes`, which has the messages."""
     source, raw = str(path), read_bytes(path)
-    typed = _typed_episode(raw, source, layout)
+    with collector_paused():
+        typed = _typed_episode(raw, source, layout)
     return [typed] if typed is not None else _read_episodes(_json(raw, source, None), source, layout)
 
 

@@ -21,7 +21,7 @@ import functools
 import itertools
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from strips_int.model.domain import Domain
 from strips_int.model.problem import make_problem
@@ -137,6 +137,39 @@ def _acted(i: int, j: int) -> str:
     return f"step {i} (player {j})"
 
 
+_MISSING = object()
+
+
+class _Logged(dict):
+    """A dict whose item assignments are logged while its tracker tries a player order
+    (:meth:`_Tracker.checkpoint`), so that a failed order is undone entry by entry instead of a copy of
+    every object ever made being taken for each try (which made long games quadratic). The tracker
+    only assigns to these dicts, never deletes from them."""
+
+    __slots__ = ("log",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.log: list[tuple[_Logged, Any, Any]] | None = None
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if self.log is not None:
+            self.log.append((self, key, self.get(key, _MISSING)))
+        dict.__setitem__(self, key, value)
+
+
+class _Checkpoint(NamedTuple):
+    """A tracker as it was (:meth:`_Tracker.checkpoint`): the few live entries copied, the growing ones by
+    their log and the length of ``created``."""
+
+    holding: dict[int, str | None]
+    counters: dict[Pos, str]
+    pots: dict[Pos, str]
+    due: list[str]
+    created: int
+    log: list[tuple[_Logged, Any, Any]]
+
+
 @dataclass
 class _Tracker:
     """Object identities as the game goes: who holds what, what lies where, each soup's progress."""
@@ -144,13 +177,13 @@ class _Tracker:
     holding: dict[int, str | None]
     counters: dict[Pos, str]
     pots: dict[Pos, str]
-    size: dict[str, int] = field(default_factory=dict)
-    status: dict[str, str] = field(default_factory=dict)
-    kinds: dict[str, str] = field(default_factory=dict)
+    size: dict[str, int] = field(default_factory=_Logged)
+    status: dict[str, str] = field(default_factory=_Logged)
+    kinds: dict[str, str] = field(default_factory=_Logged)
     created: list[str] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=_Logged)
     #: The transition in which each soup began cooking (soups cooking at the start are not in it).
-    started: dict[str, int] = field(default_factory=dict)
+    started: dict[str, int] = field(default_factory=_Logged)
     #: Old rules: the soups filled to three in this transition, which must start cooking in it.
     due: list[str] = field(default_factory=list)
 
@@ -162,11 +195,41 @@ class _Tracker:
         self.created.append(name)
         return name
 
-    def copy(self) -> "_Tracker":
-        """An independent copy, to try one order of the players' actions."""
-        return _Tracker(dict(self.holding), dict(self.counters), dict(self.pots), dict(self.size),
-                        dict(self.status), dict(self.kinds), list(self.created), dict(self.counts),
-                        dict(self.started), list(self.due))
+    def copy(self) -> _Tracker:
+        """An independent copy (the lift's end adds the spares to one, so that an online analysis may go on)."""
+        return _Tracker(dict(self.holding), dict(self.counters), dict(self.pots), _Logged(self.size),
+                        _Logged(self.status), _Logged(self.kinds), list(self.created), _Logged(self.counts),
+                        _Logged(self.started), list(self.due))
+
+    def _growing(self) -> tuple[_Logged, ...]:
+        return self.size, self.status, self.kinds, self.counts, self.started  # type: ignore[return-value]
+
+    def checkpoint(self) -> _Checkpoint:
+        """This tracker as it is, to :meth:`rollback` to while trying one order of the players' actions: the
+        entries of the players, counters and pots are copied (they are as many as the layout has cells),
+        the changes to the rest logged until :meth:`release` (in time with the changes, not the objects)."""
+        log: list[tuple[_Logged, Any, Any]] = []
+        for logged in self._growing():
+            logged.log = log
+        return _Checkpoint(dict(self.holding), dict(self.counters), dict(self.pots), list(self.due),
+                           len(self.created), log)
+
+    def rollback(self, point: _Checkpoint) -> None:
+        """Back to ``point`` (logging goes on, so the same point may be rolled back to again)."""
+        self.holding, self.counters, self.pots = dict(point.holding), dict(point.counters), dict(point.pots)
+        self.due = list(point.due)
+        del self.created[point.created:]
+        for logged, key, old in reversed(point.log):
+            if old is _MISSING:
+                dict.__delitem__(logged, key)
+            else:
+                dict.__setitem__(logged, key, old)
+        point.log.clear()
+
+    def release(self) -> None:
+        """Stop logging: the order tried is kept."""
+        for logged in self._growing():
+            logged.log = None
 
 
 def terrain(layout: Layout, old_rules: bool) -> tuple[dict[str, str], set[Fact]]:
@@ -688,22 +751,32 @@ class _Lifter:
                 return tracker, chosen, state
             raise self._unordered(i, failure)
         # The tracker changes only with an interaction: a player who stays put may interact.
-        snapshot = tracker.copy() if after is None or any(
+        point = tracker.checkpoint() if after is None or any(
             before.players[j].pos == after.players[j].pos for j in acting) else None
         undo: list[tuple[set[Fact], set[Fact]]] = []
         chosen, failure = self._attempt(tracker, state, i, joint, before, after, acting, undo)
-        if failure is None:
-            return tracker, chosen, state
+        orders, why = itertools.islice(itertools.permutations(players), 1, None), failure
+        while why is not None:  # back to the start of the transition, to try the next order
+            self._undo(state, undo)
+            if point is None:
+                point = tracker.checkpoint()
+            else:
+                tracker.rollback(point)
+            order = next(orders, None)
+            if order is None:
+                tracker.release()
+                raise self._unordered(i, failure)
+            chosen, why = self._attempt(tracker, state, i, joint, before, after, order, undo)
+        tracker.release()
+        return tracker, chosen, state
+
+    @staticmethod
+    def _undo(state: set[Fact], undo: list[tuple[set[Fact], set[Fact]]]) -> None:
+        """``state`` as it was before the changes logged in ``undo`` (emptied)."""
         for added, removed in reversed(undo):
             state -= added
             state |= removed
-        tracker = snapshot or tracker
-        for order in itertools.islice(itertools.permutations(players), 1, None):
-            attempt, trial = tracker.copy(), set(state)
-            chosen, why = self._attempt(attempt, trial, i, joint, before, after, order, None)
-            if why is None:
-                return attempt, chosen, trial
-        raise self._unordered(i, failure)
+        undo.clear()
 
     def _unordered(self, i: int, failure: str) -> StripsIntError:
         return self.fail(f"step {i}", f"no order of the players' actions is applicable: {failure}")

@@ -38,7 +38,7 @@ def detect_head(head: Head) -> str | None:
     """
     from strips_int.files import parse_json
 
-    if head.path.suffix.lower() != ".json" or _TAG not in head.data:
+    if head.path.suffix.lower() != ".json" or not head.mentions(_TAG):
         return None
     whole = head.whole()
     try:

@@ -275,8 +275,8 @@ def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Colle
     every action the fewer actors reach is one the team reaches, and the team's are all of them."""
     reached = set(keyed_problem.value.init)
     negated = _Negated(keyed_problem.value.init)
-    pending = [action for action in explored(domain, keyed_problem, None).actions
-               if action.actor is None or action.actor in actors]
+    by_actor = _by_actor(domain, keyed_problem)
+    pending = [action for actor in (None, *dict.fromkeys(actors)) for action in by_actor.get(actor, ())]
     grew = True
     while grew:
         grew, waiting = False, []
@@ -293,6 +293,21 @@ def projected_facts(domain: Domain, keyed_problem: Keyed[Problem], actors: Colle
 
 #: The names of reachability's tables in a domain's cache, and how many entries each keeps.
 _FOLDED, _PROBLEMS, _EXPLORED, _KEPT = "reachability: folded", "reachability: problems", "reachability: explored", 32
+_BY_ACTOR = "reachability: explored by actor"
+
+
+def _by_actor(domain: Domain, keyed_problem: Keyed[Problem]) -> dict[str | None, list[GroundAction]]:
+    """The team's explored actions of a folded problem by actor (None: the environment's), kept: each agent's
+    reach alone (:func:`projected_facts`) then reads its own actions, not all the team's (with 32 agents,
+    most of them hand-overs between two others)."""
+    table = domain.cache.table(_BY_ACTOR, _KEPT)
+    found = table.get(keyed_problem)
+    if found is None:
+        found = {}
+        for action in explored(domain, keyed_problem, None).actions:
+            found.setdefault(action.actor, []).append(action)
+        table.keep(keyed_problem, found)
+    return found
 
 
 def _folded(domain: Domain, keyed_problem: Keyed[Problem], keep: frozenset[str], deadline: float | None

@@ -89,6 +89,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m strips_int.ch
     except StripsIntError as exc:
         return fail(swapped_arguments(args.domain, args.traces, prog) or exc)
     options = grounder_options(parser, args, domain)
+    from strips_int.batch.workers import quiet_gc
+
+    quiet_gc()  # a long game makes millions of objects and no cycle: full collections made 100,000 steps super-linear
     outputs = _Outputs(several=len(args.traces) > 1)
     failed = printed = 0
     for path in args.traces:

@@ -16,14 +16,17 @@ bounds are on the Speed page (docs/speed.md).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Callable, Hashable, TypeVar
 
 T = TypeVar("T")
 
 
-class Table(dict):
+class Table(OrderedDict):
     """A dict that keeps at most ``limit`` entries (None: no bound), dropping the least recently used first:
-    :meth:`get` and :meth:`keep` make an entry the most recent."""
+    :meth:`get` and :meth:`keep` make an entry the most recent. An ``OrderedDict``: it moves an entry to the
+    end and drops the first in constant time, where a plain dict's first entry, after many dropped before
+    it, is found by walking over their empty slots (11 µs an entry at 20,000 ground actions)."""
 
     def __init__(self, limit: int | None = None) -> None:
         super().__init__()
@@ -33,19 +36,19 @@ class Table(dict):
         """The value under ``key`` (now the most recently used), or ``default``."""
         if self.limit is None:
             return super().get(key, default)
-        value = self.pop(key, _ABSENT)
+        value = super().get(key, _ABSENT)
         if value is _ABSENT:
             return default
-        self[key] = value  # to the end: the most recent
+        self.move_to_end(key)  # the most recent
         return value
 
     def keep(self, key: Hashable, value: T) -> T:
         """Store ``value`` under ``key`` (dropping the least recently used entry when full) and return it."""
-        if self.limit is not None:
-            self.pop(key, None)
-            if len(self) >= self.limit:
-                del self[next(iter(self))]
         self[key] = value
+        if self.limit is not None:
+            self.move_to_end(key)
+            if len(self) > self.limit:
+                self.popitem(last=False)
         return value
 
 
