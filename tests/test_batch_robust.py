@@ -198,7 +198,11 @@ def interrupted(command: list, out: Path, signum: int) -> subprocess.CompletedPr
         while run.poll() is None:
             running = '"running"' in text_now(out / "manifest.json")
             if running and text_now(out / "games.jsonl").count("\n") >= 3:
+                # frozen while the signal is sent, so a loaded machine cannot let the run finish first (the
+                # parent hands out one file at a time: its workers take no new file while it is stopped)
+                run.send_signal(signal.SIGSTOP)
                 run.send_signal(signum)
+                run.send_signal(signal.SIGCONT)
                 break
             time.sleep(0.01)
         _, err = run.communicate(timeout=120)
