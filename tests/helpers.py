@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import resource
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +125,11 @@ def refused_moves(actions, positions, vectors: dict, floor) -> tuple[int, int]:
         collisions += len(targets) == 2 and (targets[0] == targets[1] or (
             targets[0] == list(positions[t][1]) and targets[1] == list(positions[t][0])))
     return refused, collisions
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child a test interrupts: Ctrl-C at its default, as a terminal's program has it. A
+    process started with SIGINT ignored keeps ignoring it (POSIX; Python installs no KeyboardInterrupt
+    then), and a test process may have inherited it ignored: one loaded run's four interrupt tests saw
+    their children finish or hang."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

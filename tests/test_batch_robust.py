@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA
+from helpers import EXAMPLES, ROOT, SAR, SHARED_DATA, default_sigint
 
 from strips_int import StripsIntError, analyze_games
 from strips_int.cli.evaluate import main
@@ -193,7 +193,7 @@ def sixty_games(tmp_path: Path) -> Path:
 
 def interrupted(command: list, out: Path, signum: int) -> subprocess.CompletedProcess:
     """``command`` run until a few of its games are in ``out/games.jsonl``, then sent ``signum``."""
-    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     try:
         while run.poll() is None:
             running = '"running"' in text_now(out / "manifest.json")

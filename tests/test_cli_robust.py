@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from helpers import EXAMPLES, SHARED_DATA
+from helpers import EXAMPLES, SHARED_DATA, default_sigint
 
 from strips_int import StripsIntError, grounders
 from strips_int.cli.check import main as check_main
@@ -188,7 +188,7 @@ def test_a_closed_pipe_ends_check_quietly():
 
 def test_ctrl_c_ends_check_with_one_line_and_130():
     child = subprocess.Popen([sys.executable, "-m", "strips_int.check", "sar", *[str(KIT_PASS)] * 400, "--json"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     child.stdout.readline()
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)

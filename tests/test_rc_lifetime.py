@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, default_sigint
 
 #: Seconds a test waits for the searches to start, and then for the last process to end: hang guards
 #: far above what they take on an idle machine (under 3 s and 1 s).
@@ -53,7 +53,7 @@ def test_nothing_outlives_a_killed_or_interrupted_rc(tmp_path, run, how):
     name, value = mark.split("=")
     command = [sys.executable, "-m", "strips_int.rc", *ARGS[run], "--timeout", "120", "--out", str(tmp_path / "t.md")]
     rc = subprocess.Popen(command, env={**os.environ, name: value}, cwd=ROOT, start_new_session=True,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=default_sigint)
     try:
         waited = time.monotonic() + START
         while not searching(marked(mark)) and time.monotonic() < waited and rc.poll() is None:
