@@ -229,8 +229,8 @@ def test_every_collision_in_overcooked_ai_human_data_is_two_blocks_and_every_bod
 def test_the_html_report_and_the_timeline_draw_each_block(domain):
     import io
 
-    from visualize.html import html_report
-    from visualize.timeline import plot_timeline
+    from strips_int.visualize.html import html_report
+    from strips_int.visualize.timeline import plot_timeline
 
     found = report(domain, [move(0, "player1", "c3_0", "c2_0"), move(1, "player0", "c0_0", "c1_0")],
                    [move(1, "player0", "c1_0", "c2_0")])
