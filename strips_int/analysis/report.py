@@ -236,8 +236,8 @@ def report_of(analysis: Stepwise, run: Run, reachable: Reachable | None = None, 
     """The report of a game fed step by step to ``analysis``, whose run (the same steps executed) is ``run``:
     what depends on the whole game (relevance, categories, accepted triggers, required help) worked out
     here, once, from what the steps said (the attempts and their blocks: the analysis's). ``reachable``: the
-    exploration of the run's problem, when it is not
-    the one the analysis began with (objects that entered the game later, a goal known at the end)."""
+    exploration of the run's problem, when it is not the one the analysis began with (objects that entered
+    the game later, a goal known at the end)."""
     trace, domain, links, views = run.trace, analysis.domain, run.links, analysis.views
     reachable = reachable or analysis.reachable
     inters = analysis.interdependences
